@@ -1,0 +1,113 @@
+"""Command line: perft and moves (rules), plus whatever the other engine modules register.
+
+    python -m engine perft --depth 6 [--variant international] [--fen FEN] [--divide] [--json]
+    python -m engine moves [--fen FEN | --fen -] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+import numpy as np
+
+from . import _board
+from ._movegen import perft
+from .position import InvalidFenError, Position
+from .variants import Variant, variant_named
+
+
+def _position(args) -> Position:
+    return Position.from_fen(args.variant, args.fen) if args.fen else Position.initial(args.variant)
+
+
+def run_perft(position: Position, depth: int) -> int:
+    """Leaf nodes at ``depth`` plies from ``position`` (no draw rules)."""
+    rules, masks, nbr, _ = _board.layout(position.variant)
+    nodes = perft(np.uint64(position.white), np.uint64(position.black), np.uint64(position.kings),
+                  int(position.turn), depth, rules, masks, nbr)
+    if nodes < 0:
+        raise RuntimeError(f"move buffer overflow under {position.fen()}")
+    return int(nodes)
+
+
+def cmd_perft(args) -> int:
+    pos = _position(args)
+    run_perft(pos, 1)  # compile or load the kernels before timing
+    if args.divide:
+        for move in pos.legal_moves():
+            nodes = run_perft(pos.play(move), args.depth - 1)
+            text = pos.move_text(move)
+            print(json.dumps({"move": text, "nodes": nodes}) if args.json else f"{text}: {nodes}")
+    start = time.perf_counter()
+    nodes = run_perft(pos, args.depth)
+    seconds = time.perf_counter() - start
+    result = {"depth": args.depth, "nodes": nodes, "seconds": round(seconds, 4),
+              "nodes_per_second": round(nodes / seconds) if seconds > 0 else None}
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print(f"perft({args.depth}) = {nodes:,} in {seconds:.3f} s ({nodes / max(seconds, 1e-9) / 1e6:.2f} M nodes/s)")
+    return 0
+
+
+def moves_json(pos: Position) -> list[dict]:
+    return [{"notation": pos.move_text(m), "path": list(m.path), "captures": list(m.captured),
+             "fen_after": pos.play(m).fen()} for m in pos.legal_moves()]
+
+
+def cmd_moves(args) -> int:
+    if args.fen == "-":
+        status = 0
+        for line in sys.stdin:
+            if not line.strip():
+                continue
+            try:
+                print(json.dumps(moves_json(Position.from_fen(args.variant, line))), flush=True)
+            except InvalidFenError as err:
+                print(f"error: {err}", file=sys.stderr)
+                status = 2
+        return status
+    pos = _position(args)
+    if args.json:
+        print(json.dumps(moves_json(pos)))
+    else:
+        for m in pos.legal_moves():
+            print(pos.move_text(m), " ".join(map(str, m.path)))
+    return 0
+
+
+def add_common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--variant", type=variant_named, default="american",
+                   help="american (english, checkers, 8x8) or international (10x10)")
+    p.add_argument("--fen", help="PDN FEN of the position (default: the start position)")
+    p.add_argument("--json", action="store_true", help="print one JSON object per line")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m engine", description="Checkers 3D rules and search engine")
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("perft", help="count leaf nodes of the move tree")
+    add_common(p)
+    p.add_argument("--depth", type=int, required=True)
+    p.add_argument("--divide", action="store_true", help="also print the count below each root move")
+    p.set_defaults(func=cmd_perft)
+    p = sub.add_parser("moves", help="list the legal moves (--fen - reads one FEN a line from stdin)")
+    add_common(p)
+    p.set_defaults(func=cmd_moves)
+    return parser
+
+
+def main(argv=None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except ValueError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,95 @@
+"""Bitboard layout shared by the kernels and the Python side.
+
+Squares are numbered as in PDN (1-32 or 1-50) on the diagram seen from White, square 1 at the top
+left. Bit ``b`` of a 64-bit board stands for square ``s`` (0-based ``s = number - 1``, row
+``r = s // W`` with ``W`` squares a row) at ``b = s + r // 2``: after every second row one "ghost" bit
+is left out, so that each diagonal step is the same shift everywhere on the board and a step off
+the side lands on a ghost bit (or off the ends), which the VALID mask clears. 8x8, W = 4:
+
+    PDN numbers (White at the bottom)      bit index (g = ghost)
+      .  1  .  2  .  3  .  4                 .  0  .  1  .  2  .  3
+      5  .  6  .  7  .  8  .                 4  .  5  .  6  .  7  .    g8
+      .  9  . 10  . 11  . 12                 .  9  . 10  . 11  . 12
+     13  . 14  . 15  . 16  .                13  . 14  . 15  . 16  .    g17
+      . 17  . 18  . 19  . 20                 . 18  . 19  . 20  . 21
+     21  . 22  . 23  . 24  .                22  . 23  . 24  . 25  .    g26
+      . 25  . 26  . 27  . 28                 . 27  . 28  . 29  . 30
+     29  . 30  . 31  . 32  .                31  . 32  . 33  . 34  .
+
+The four directions, as shifts of the bit index (the same on 10x10 with W = 5, 54 bits in use):
+
+    UP_LEFT  = -(W+1)    UP_RIGHT  = -W        ("up" = towards square 1, White's way)
+    DOWN_LEFT = +W       DOWN_RIGHT = +(W+1)   ("down" = towards the last square, Black's way)
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from .variants import Variant
+
+UP_LEFT, UP_RIGHT, DOWN_LEFT, DOWN_RIGHT = 0, 1, 2, 3
+
+# rules vector (int64) handed to the kernels
+R_WIDTH, R_MEN_BACK, R_FLYING, R_MAJORITY, R_PROMO_ENDS = 0, 1, 2, 3, 4
+# masks vector (uint64)
+M_VALID, M_PROMO_WHITE, M_PROMO_BLACK = 0, 1, 2
+
+
+def square_bit(variant: Variant, square: int) -> int:
+    """Bit index of a square number (1-based)."""
+    s = square - 1
+    return s + (s // variant.row_width) // 2
+
+
+@lru_cache(maxsize=None)
+def layout(variant: Variant):
+    """The kernel tables of a variant: (rules, masks, neighbours, bit_to_square)."""
+    w = variant.row_width
+    bits = [square_bit(variant, sq) for sq in range(1, variant.squares + 1)]
+    bit_to_square = np.zeros(64, dtype=np.int64)
+    for sq, b in enumerate(bits, start=1):
+        bit_to_square[b] = sq
+    valid = 0
+    for b in bits:
+        valid |= 1 << b
+    promo_white = 0  # White is crowned on the top row (squares 1..W)
+    promo_black = 0  # Black on the bottom row
+    for sq in range(1, w + 1):
+        promo_white |= 1 << square_bit(variant, sq)
+    for sq in range(variant.squares - w + 1, variant.squares + 1):
+        promo_black |= 1 << square_bit(variant, sq)
+    shifts = (-(w + 1), -w, w, w + 1)
+    neighbours = np.full((4, 64), -1, dtype=np.int64)
+    for b in bits:
+        for d, step in enumerate(shifts):
+            n = b + step
+            if 0 <= n < 64 and valid >> n & 1:
+                neighbours[d, b] = n
+    rules = np.array([w, variant.men_capture_backward, variant.flying_kings, variant.majority_capture,
+                      variant.promotion_ends_capture], dtype=np.int64)
+    masks = np.array([valid, promo_white, promo_black], dtype=np.uint64)
+    for arr in (rules, masks, neighbours, bit_to_square):
+        arr.setflags(write=False)
+    return rules, masks, neighbours, bit_to_square
+
+
+def squares_of(variant: Variant, bitboard: int) -> list[int]:
+    """Square numbers of the set bits, ascending."""
+    table = layout(variant)[3]
+    out = []
+    while bitboard:
+        low = bitboard & -bitboard
+        out.append(int(table[low.bit_length() - 1]))
+        bitboard ^= low
+    return out
+
+
+def bitboard_of(variant: Variant, squares) -> int:
+    bb = 0
+    for sq in squares:
+        bb |= 1 << square_bit(variant, sq)
+    return bb
+

@@ -1,0 +1,320 @@
+"""Move generation kernels (numba) for every variant in the table.
+
+Boards are uint64 bitboards in the layout drawn in ``_board.py``; ``rules``, ``masks`` and ``nbr``
+come from ``_board.layout(variant)``. A move is (from bit, to bit, captured bitboard): its identity.
+Two routes with the same identity are one move, as in Scan, Moby Dam and the published perft tables.
+
+``generate`` fills caller-owned buffers and returns the number of moves, or more than the buffer
+holds when it overflowed (callers check against MAX_MOVES). It allocates nothing: its work space
+comes from ``new_scratch()``. With ``record`` set it lists every route
+instead, with its landing squares in ``routes`` (for animation and click-by-click entry).
+"""
+
+import numpy as np
+
+from ._board import M_PROMO_BLACK, M_PROMO_WHITE, M_VALID, R_FLYING, R_MAJORITY, R_MEN_BACK, R_PROMO_ENDS, R_WIDTH
+from ._jit import kernel
+
+ONE = np.uint64(1)
+ZERO = np.uint64(0)
+
+# The most legal moves we have room for in one position. Known maxima are far below: 32 in American
+# checkers, and in International draughts positions with about 80 (flying kings on open diagonals).
+MAX_MOVES = 256
+# The most routes recorded for one position (record mode), and the longest route: a move captures at
+# most 20 pieces (all of one side), so a route has at most 21 squares.
+MAX_ROUTES = 4096
+MAX_PATH = 24
+
+# rows of the int64 scratch handed to ``generate``
+S_STATE, S_CUR, S_DIR, S_LAND, S_FOUND, S_PATH = 0, 1, 2, 3, 4, 5
+
+
+def _debruijn_table():
+    magic = 0x03F79D71B4CB0A89
+    table = np.zeros(64, dtype=np.int64)
+    for i in range(64):
+        table[((1 << i) * magic & 0xFFFFFFFFFFFFFFFF) >> 58] = i
+    assert len(set(table.tolist())) == 64
+    return table
+
+
+_DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
+_DEBRUIJN_TABLE = _debruijn_table()
+
+
+@kernel
+def lsb(x):
+    """Index of the lowest set bit of a non-zero uint64."""
+    low = x & (~x + ONE)
+    return _DEBRUIJN_TABLE[(low * _DEBRUIJN) >> np.uint64(58)]
+
+
+@kernel
+def popcount(x):
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+@kernel
+def _record(frm, to, cap, ncap, majority, record, scratch, out_from, out_to, out_cap, routes, route_len):
+    """Add one finished capture (or, with ncap == 0, a plain move)."""
+    st = scratch[S_STATE]
+    # majority rule: a longer capture empties the list, a shorter one is not legal
+    if majority:
+        if ncap < st[1]:
+            return
+        if ncap > st[1]:
+            st[1] = ncap
+            st[0] = 0
+    n = st[0]
+    if record:
+        if n < routes.shape[0]:
+            # a capture's route is the start and every landing square; a plain move's is (from, to)
+            path = scratch[S_PATH]
+            routes[n, 0] = frm
+            for i in range(ncap):
+                routes[n, i + 1] = path[i + 1]
+            if ncap == 0:
+                routes[n, 1] = to
+            route_len[n] = ncap + 1 if ncap > 0 else 2
+    else:
+        # one move per identity: drop a second route to the same (from, to, captured)
+        for i in range(n):
+            if out_cap[i] == cap and out_to[i] == to and out_from[i] == frm:
+                return
+    if n < out_from.shape[0]:
+        out_from[n] = frm
+        out_to[n] = to
+        out_cap[n] = cap
+    st[0] = n + 1
+
+
+@kernel
+def _piece_captures(frm, them, empty, d_lo, d_hi, flying, stop_mask, nbr, majority, record, scratch, capstk,
+                    out_from, out_to, out_cap, routes, route_len):
+    """Every capture of the piece on ``frm``, depth first with an explicit stack (numba can't cache
+    recursive functions). Frame k is the piece after k jumps. A flying king jumps a piece at any
+    distance and may land on any empty square beyond it; other pieces jump an adjacent piece.
+    Jumped pieces stay on the board until the move ends: they block, and can't be jumped twice."""
+    cur_s = scratch[S_CUR]
+    dir_s = scratch[S_DIR]
+    land_s = scratch[S_LAND]
+    found_s = scratch[S_FOUND]
+    path = scratch[S_PATH]
+    cap_s = capstk[0]
+    jump_s = capstk[1]
+    k = 0
+    cur_s[0] = frm
+    cap_s[0] = ZERO
+    dir_s[0] = d_lo
+    land_s[0] = -1
+    found_s[0] = 0
+    path[0] = frm
+    while k >= 0:
+        land = land_s[k]
+        if land >= 0:
+            # take the pending landing square of direction dir_s[k]
+            d = dir_s[k]
+            nxt = nbr[d, land] if flying else -1
+            if nxt >= 0 and (empty >> np.uint64(nxt)) & ONE:
+                land_s[k] = nxt
+            else:
+                land_s[k] = -1
+                dir_s[k] = d + 1
+            found_s[k] = 1
+            path[k + 1] = land
+            cap = cap_s[k] | jump_s[k]
+            if (ONE << np.uint64(land)) & stop_mask:
+                # crowning ends the move (WCDF 1.21)
+                _record(frm, land, cap, k + 1, majority, record, scratch, out_from, out_to, out_cap, routes,
+                        route_len)
+                continue
+            k += 1
+            cur_s[k] = land
+            cap_s[k] = cap
+            dir_s[k] = d_lo
+            land_s[k] = -1
+            found_s[k] = 0
+            continue
+        d = dir_s[k]
+        if d >= d_hi:
+            # no direction left: a frame that jumped nothing further ends a route
+            if found_s[k] == 0 and k > 0:
+                _record(frm, cur_s[k], cap_s[k], k, majority, record, scratch, out_from, out_to, out_cap, routes,
+                        route_len)
+            k -= 1
+            continue
+        n = nbr[d, cur_s[k]]
+        if flying:
+            while n >= 0 and (empty >> np.uint64(n)) & ONE:
+                n = nbr[d, n]
+        if n >= 0:
+            nb = ONE << np.uint64(n)
+            beyond = nbr[d, n]
+            if (them & nb) != ZERO and (cap_s[k] & nb) == ZERO and beyond >= 0 and (empty >> np.uint64(beyond)) & ONE:
+                jump_s[k] = nb
+                land_s[k] = beyond
+                continue
+        dir_s[k] = d + 1
+
+
+@kernel
+def _jumpers(pieces, them, empty, d_lo, d_hi, w):
+    """The pieces among ``pieces`` with an adjacent enemy piece and an empty square beyond it in one of
+    the directions d_lo..d_hi-1 (directions 0, 1 shift right by w+1, w; directions 2, 3 shift left by w, w+1)."""
+    out = ZERO
+    for d in range(d_lo, d_hi):
+        s = np.uint64(w + 1 if d == 0 or d == 3 else w)
+        if d < 2:
+            out |= pieces & (them << s) & (empty << (s + s))
+        else:
+            out |= pieces & (them >> s) & (empty >> (s + s))
+    return out
+
+
+@kernel
+def generate(us, them, kings, color, rules, masks, nbr, record, scratch, capstk, out_from, out_to, out_cap, routes,
+             route_len):
+    """All legal moves of the side ``color`` (0 white, 1 black) owning ``us``. Returns the count."""
+    valid = masks[M_VALID]
+    w = rules[R_WIDTH]
+    majority = rules[R_MAJORITY] != 0
+    flying = rules[R_FLYING] != 0
+    empty = valid & ~(us | them)
+    men = us & ~kings
+    my_kings = us & kings
+    # men move towards their crowning row: White up (directions 0, 1), Black down (2, 3)
+    fwd_lo = 0 if color == 0 else 2
+    if rules[R_MEN_BACK]:
+        cap_lo, cap_hi = 0, 4
+    else:
+        cap_lo, cap_hi = fwd_lo, fwd_lo + 2
+    stop_mask = ZERO
+    if rules[R_PROMO_ENDS]:
+        stop_mask = masks[M_PROMO_WHITE] if color == 0 else masks[M_PROMO_BLACK]
+    st = scratch[S_STATE]
+    st[0] = 0
+    st[1] = 0
+
+    # captures: men, then kings (only pieces with a first jump start a search)
+    b = _jumpers(men, them, empty, cap_lo, cap_hi, w)
+    while b:
+        frm = lsb(b)
+        b &= b - ONE
+        _piece_captures(frm, them, empty | (ONE << np.uint64(frm)), cap_lo, cap_hi, False, stop_mask, nbr, majority,
+                        record, scratch, capstk, out_from, out_to, out_cap, routes, route_len)
+    b = my_kings if flying else _jumpers(my_kings, them, empty, 0, 4, w)
+    while b:
+        frm = lsb(b)
+        b &= b - ONE
+        _piece_captures(frm, them, empty | (ONE << np.uint64(frm)), 0, 4, flying, ZERO, nbr, majority,
+                        record, scratch, capstk, out_from, out_to, out_cap, routes, route_len)
+    if st[0] > 0:
+        return st[0]
+
+    # plain moves: men, one square forward
+    if color == 0:
+        for s in (np.uint64(w + 1), np.uint64(w)):
+            dest = (men >> s) & empty
+            while dest:
+                to = lsb(dest)
+                dest &= dest - ONE
+                _record(to + np.int64(s), to, ZERO, 0, False, record, scratch, out_from, out_to, out_cap, routes,
+                        route_len)
+    else:
+        for s in (np.uint64(w), np.uint64(w + 1)):
+            dest = (men << s) & empty
+            while dest:
+                to = lsb(dest)
+                dest &= dest - ONE
+                _record(to - np.int64(s), to, ZERO, 0, False, record, scratch, out_from, out_to, out_cap, routes,
+                        route_len)
+    # plain moves: kings, one square (American) or any distance along free squares (International)
+    b = my_kings
+    while b:
+        frm = lsb(b)
+        b &= b - ONE
+        for d in range(4):
+            to = nbr[d, frm]
+            while to >= 0 and (empty >> np.uint64(to)) & ONE:
+                _record(frm, to, ZERO, 0, False, record, scratch, out_from, out_to, out_cap, routes, route_len)
+                if not flying:
+                    break
+                to = nbr[d, to]
+    return st[0]
+
+
+def new_scratch():
+    """Work space for ``generate``: (scratch, capstk). Allocate once, reuse for every call."""
+    return np.zeros((6, MAX_PATH), dtype=np.int64), np.zeros((2, MAX_PATH), dtype=np.uint64)
+
+
+@kernel
+def make_move(white, black, kings, color, frm, to, cap, masks):
+    """The bitboards after ``color`` plays (frm, to, cap). Returns (white, black, kings)."""
+    fb = ONE << np.uint64(frm)
+    tb = ONE << np.uint64(to)
+    was_king = (kings & fb) != ZERO
+    kings &= ~(fb | cap)
+    if color == 0:
+        white = (white & ~fb) | tb
+        black &= ~cap
+        if was_king or (tb & masks[M_PROMO_WHITE]):
+            kings |= tb
+    else:
+        black = (black & ~fb) | tb
+        white &= ~cap
+        if was_king or (tb & masks[M_PROMO_BLACK]):
+            kings |= tb
+    return white, black, kings
+
+
+@kernel
+def perft(white, black, kings, color, depth, rules, masks, nbr):
+    """Leaf count at ``depth`` plies (moves at the last ply are counted, not played). -1 on overflow."""
+    if depth <= 0:
+        return 1
+    scratch = np.zeros((6, MAX_PATH), dtype=np.int64)
+    capstk = np.zeros((2, MAX_PATH), dtype=np.uint64)
+    routes = np.zeros((1, 1), dtype=np.int64)
+    route_len = np.zeros(1, dtype=np.int64)
+    mv_from = np.zeros((depth, MAX_MOVES), dtype=np.int64)
+    mv_to = np.zeros((depth, MAX_MOVES), dtype=np.int64)
+    mv_cap = np.zeros((depth, MAX_MOVES), dtype=np.uint64)
+    bw = np.zeros(depth, dtype=np.uint64)
+    bb = np.zeros(depth, dtype=np.uint64)
+    bk = np.zeros(depth, dtype=np.uint64)
+    count = np.zeros(depth, dtype=np.int64)
+    index = np.zeros(depth, dtype=np.int64)
+    bw[0], bb[0], bk[0] = white, black, kings
+    total = 0
+    ply = 0
+    fresh = True
+    while ply >= 0:
+        side = (color + ply) % 2
+        if fresh:
+            us, them = (bw[ply], bb[ply]) if side == 0 else (bb[ply], bw[ply])
+            n = generate(us, them, bk[ply], side, rules, masks, nbr, False, scratch, capstk, mv_from[ply], mv_to[ply],
+                         mv_cap[ply], routes, route_len)
+            if n > MAX_MOVES:
+                return -1
+            fresh = False
+            if ply == depth - 1:
+                total += n  # bulk count at the last ply
+                ply -= 1
+                continue
+            count[ply] = n
+            index[ply] = 0
+        i = index[ply]
+        if i >= count[ply]:
+            ply -= 1
+            continue
+        index[ply] = i + 1
+        bw[ply + 1], bb[ply + 1], bk[ply + 1] = make_move(bw[ply], bb[ply], bk[ply], side, mv_from[ply, i],
+                                                          mv_to[ply, i], mv_cap[ply, i], masks)
+        ply += 1
+        fresh = True
+    return total

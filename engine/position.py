@@ -1,0 +1,245 @@
+"""Positions (immutable, hashable, picklable), moves, PDN FEN in and out, move text in and out."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import NamedTuple
+
+import numpy as np
+
+from . import _board
+from ._movegen import MAX_MOVES, MAX_PATH, MAX_ROUTES, generate, make_move, new_scratch
+from .notation import InvalidSquareError, format_square, parse_square
+from .variants import Color, Variant
+
+
+class InvalidFenError(ValueError):
+    """A FEN string that can't be read; the message quotes it and says what is wrong."""
+
+
+class IllegalMoveError(ValueError):
+    """Move text that is unreadable, illegal or ambiguous in the position; the message quotes it."""
+
+
+class Piece(NamedTuple):
+    color: Color
+    king: bool
+
+
+@dataclass(frozen=True)
+class Move:
+    """A legal move. Its identity is (start, end, captured): what perft counts and two routes with the
+    same captures and the same end share. ``path`` is one route (start, every landing square, end) and
+    ``routes`` all of them, for animation and for entering a capture square by square."""
+
+    start: int
+    end: int
+    captured: tuple[int, ...]  # captured squares, ascending
+    path: tuple[int, ...] = field(compare=False)
+    routes: tuple[tuple[int, ...], ...] = field(compare=False, repr=False)
+
+    @property
+    def is_capture(self) -> bool:
+        return bool(self.captured)
+
+
+@dataclass(frozen=True)
+class Position:
+    """A board and the side to move. ``white``, ``black`` and ``kings`` are bitboards in the layout of
+    ``engine._board`` (use :meth:`pieces` or :meth:`piece_at` to read squares)."""
+
+    variant: Variant
+    white: int
+    black: int
+    kings: int
+    turn: Color
+
+    # --- construction -------------------------------------------------------------------------
+
+    @classmethod
+    def initial(cls, variant: Variant) -> "Position":
+        return cls.from_fen(variant, variant.start_fen)
+
+    @classmethod
+    def from_fen(cls, variant: Variant, fen: str) -> "Position":
+        """Read PDN FEN such as ``W:W31-50:B1-20`` (``K`` before a king, ranges allowed, the two lists
+        in either order, an optional trailing period)."""
+        text = fen.strip()
+        if text.endswith("."):
+            text = text[:-1]
+        parts = [p.strip() for p in text.split(":")]
+        if len(parts) != 3 or parts[0].upper() not in ("W", "B"):
+            raise InvalidFenError(f"bad FEN {fen!r}: expected 'TURN:W<squares>:B<squares>' with TURN W or B")
+        turn = Color.WHITE if parts[0].upper() == "W" else Color.BLACK
+        boards = {}
+        for part in parts[1:]:
+            if not part or part[0].upper() not in ("W", "B"):
+                raise InvalidFenError(f"bad FEN {fen!r}: piece list {part!r} must start with W or B")
+            color = Color.WHITE if part[0].upper() == "W" else Color.BLACK
+            if color in boards:
+                raise InvalidFenError(f"bad FEN {fen!r}: two piece lists for {color.label}")
+            boards[color] = _parse_piece_list(variant, fen, part[1:])
+        (white, white_kings), (black, black_kings) = boards[Color.WHITE], boards[Color.BLACK]
+        both = white & black
+        if both:
+            sq = _board.squares_of(variant, both)[0]
+            raise InvalidFenError(f"bad FEN {fen!r}: square {sq} holds a white and a black piece")
+        return cls(variant, white, black, white_kings | black_kings, turn)
+
+    def fen(self) -> str:
+        """PDN FEN, men as ranges where consecutive, kings with K."""
+        turn = "W" if self.turn is Color.WHITE else "B"
+        return f"{turn}:W{self._fen_list(self.white)}:B{self._fen_list(self.black)}"
+
+    def _fen_list(self, side: int) -> str:
+        items = []
+        men = _board.squares_of(self.variant, side & ~self.kings)
+        i = 0
+        while i < len(men):
+            j = i
+            while j + 1 < len(men) and men[j + 1] == men[j] + 1:
+                j += 1
+            items.append((men[i], f"{men[i]}-{men[j]}" if j > i + 1 else str(men[i])))
+            if j == i + 1:
+                items.append((men[j], str(men[j])))
+            i = j + 1
+        items += [(sq, f"K{sq}") for sq in _board.squares_of(self.variant, side & self.kings)]
+        return ",".join(text for _, text in sorted(items))
+
+    # --- reading the board --------------------------------------------------------------------
+
+    def piece_at(self, square: int) -> Piece | None:
+        bit = 1 << _board.square_bit(self.variant, square)
+        if not (1 <= square <= self.variant.squares) or not (self.white | self.black) & bit:
+            return None
+        return Piece(Color.WHITE if self.white & bit else Color.BLACK, bool(self.kings & bit))
+
+    def pieces(self) -> dict[int, Piece]:
+        """Every piece on the board by square number."""
+        out = {}
+        for color, side in ((Color.WHITE, self.white), (Color.BLACK, self.black)):
+            for sq in _board.squares_of(self.variant, side):
+                out[sq] = Piece(color, sq in self._king_squares)
+        return dict(sorted(out.items()))
+
+    @cached_property
+    def _king_squares(self) -> frozenset[int]:
+        return frozenset(_board.squares_of(self.variant, self.kings))
+
+    def count(self, color: Color) -> tuple[int, int]:
+        """(men, kings) of one side."""
+        side = self.white if color is Color.WHITE else self.black
+        return (side & ~self.kings).bit_count(), (side & self.kings).bit_count()
+
+    # --- moves --------------------------------------------------------------------------------
+
+    def legal_moves(self) -> tuple[Move, ...]:
+        """Every legal move, one per (start, end, captured), in generation order."""
+        return self._moves
+
+    @cached_property
+    def _moves(self) -> tuple[Move, ...]:
+        rules, masks, nbr, bit_to_square = _board.layout(self.variant)
+        us, them = (self.white, self.black) if self.turn is Color.WHITE else (self.black, self.white)
+        scratch, capstk = new_scratch()
+        routes = np.zeros((MAX_ROUTES, MAX_PATH), dtype=np.int64)
+        route_len = np.zeros(MAX_ROUTES, dtype=np.int64)
+        out_from = np.zeros(MAX_ROUTES, dtype=np.int64)
+        out_to = np.zeros(MAX_ROUTES, dtype=np.int64)
+        out_cap = np.zeros(MAX_ROUTES, dtype=np.uint64)
+        n = generate(np.uint64(us), np.uint64(them), np.uint64(self.kings), int(self.turn), rules, masks, nbr, True,
+                     scratch, capstk, out_from, out_to, out_cap, routes, route_len)
+        assert n <= MAX_ROUTES, f"more than {MAX_ROUTES} capture routes in {self.fen()}"
+        grouped: dict[tuple, list[tuple[int, ...]]] = {}
+        for i in range(n):
+            route = tuple(int(bit_to_square[b]) for b in routes[i, : route_len[i]])
+            captured = tuple(_board.squares_of(self.variant, int(out_cap[i])))
+            grouped.setdefault((route[0], route[-1], captured), []).append(route)
+        assert len(grouped) <= MAX_MOVES
+        return tuple(Move(s, e, c, rs[0], tuple(rs)) for (s, e, c), rs in grouped.items())
+
+    def play(self, move: Move) -> "Position":
+        """The position after ``move`` (which must be one of :meth:`legal_moves`)."""
+        if move not in self._moves_set:
+            raise IllegalMoveError(f"{self.move_text(move)!r} is not a legal move in {self.fen()}")
+        sq_bit = lambda sq: _board.square_bit(self.variant, sq)  # noqa: E731
+        cap = 0
+        for sq in move.captured:
+            cap |= 1 << sq_bit(sq)
+        _, masks, _, _ = _board.layout(self.variant)
+        w, b, k = make_move(np.uint64(self.white), np.uint64(self.black), np.uint64(self.kings), int(self.turn),
+                            sq_bit(move.start), sq_bit(move.end), np.uint64(cap), masks)
+        return Position(self.variant, int(w), int(b), int(k), self.turn.opponent)
+
+    @cached_property
+    def _moves_set(self) -> frozenset[Move]:
+        return frozenset(self._moves)
+
+    def has_capture(self) -> bool:
+        """Whether the side to move must capture."""
+        return any(m.captured for m in self._moves)
+
+    # --- move text ----------------------------------------------------------------------------
+
+    def move_text(self, move: Move, numeric: bool = True) -> str:
+        """``11-15`` / ``22x15`` (numbers) or ``c3-d4`` / ``c3xe5`` (algebraic); the full route when
+        another legal move has the same start and end."""
+        name = lambda sq: format_square(self.variant, sq, numeric)  # noqa: E731
+        if not move.captured:
+            return f"{name(move.start)}-{name(move.end)}"
+        ambiguous = sum(1 for m in self._moves if m.start == move.start and m.end == move.end) > 1
+        squares = move.path if ambiguous else (move.start, move.end)
+        return "x".join(name(sq) for sq in squares)
+
+    def parse_move(self, text: str) -> Move:
+        """The legal move that ``text`` names: short form when unambiguous (``11-15``, ``15x24``), the
+        route (``15x24x31``), or algebraic (``c3-d4``); IllegalMoveError says why not."""
+        tokens = [t for t in re.split(r"\s*[-x×:]\s*", text.strip().lower())]
+        if len(tokens) < 2 or any(not t for t in tokens):
+            raise IllegalMoveError(f"can't read move {text!r}: write it like 11-15, 22x15 or c3-d4")
+        try:
+            squares = [parse_square(self.variant, t) for t in tokens]
+        except InvalidSquareError as err:
+            raise IllegalMoveError(f"can't read move {text!r}: {err}") from None
+        start, end, between = squares[0], squares[-1], squares[1:-1]
+        matches = [m for m in self._moves if m.start == start and m.end == end
+                   and (not between or any(_is_subsequence(between, r[1:-1]) for r in m.routes))]
+        if len(matches) == 1:
+            return matches[0]
+        if not matches:
+            legal = ", ".join(self.move_text(m) for m in self._moves) or "none"
+            raise IllegalMoveError(f"{text!r} is not a legal move here ({self.turn.label} to move; legal: {legal})")
+        options = " or ".join("x".join(map(str, m.path)) for m in matches)
+        raise IllegalMoveError(f"{text!r} is ambiguous: it could be {options}; give the route")
+
+
+def _is_subsequence(needle, hay) -> bool:
+    it = iter(hay)
+    return all(any(x == y for y in it) for x in needle)
+
+
+_FEN_ITEM = re.compile(r"(K?)(\d+)(?:-(\d+))?")
+
+
+def _parse_piece_list(variant: Variant, fen: str, text: str) -> tuple[int, int]:
+    """(pieces, kings) bitboards of one FEN list such as ``31-50`` or ``K3,7,11-13``."""
+    pieces = kings = 0
+    if not text.strip():
+        return 0, 0
+    for item in text.split(","):
+        item = item.strip()
+        m = _FEN_ITEM.fullmatch(item.upper())
+        if not m:
+            raise InvalidFenError(f"bad FEN {fen!r}: can't read {item!r} (expected a square like 12, K12 or 1-20)")
+        first = int(m.group(2))
+        last = int(m.group(3)) if m.group(3) else first
+        if not (1 <= first <= last <= variant.squares):
+            raise InvalidFenError(f"bad FEN {fen!r}: {item!r} is not within squares 1-{variant.squares}")
+        for sq in range(first, last + 1):
+            bit = 1 << _board.square_bit(variant, sq)
+            pieces |= bit
+            if m.group(1):
+                kings |= bit
+    return pieces, kings

@@ -1,0 +1,1 @@
+"""Everything a player sees and touches: window, input, controller, panel, renderer, storage."""
