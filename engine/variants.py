@@ -43,6 +43,11 @@ class Variant:
     repetition_count: int  # WCDF 1.31 / FMJD 6.2: the third time the same position occurs
     quiet_limit_moves: int  # moves each with no man moved and no capture: WCDF 1.32 (40) / FMJD 6.3 (25)
     endgame_rule: bool  # FMJD 6.4: the 16- and 5-move endgame limits
+    # The limits of the endgame rule in moves each, as the specification restates FMJD 6.4 ("International
+    # Draughts (10x10) rules"); None where the variant has no such rule. See engine.game for how they count.
+    lone_king_vs_three_moves: int | None = None  # lone king vs 3 kings / 2 kings + man / king + 2 men: 16
+    lone_king_vs_two_moves: int | None = None  # lone king vs 2 kings / king + man / king: 5
+    lone_king_main_diagonal_moves: int | None = None  # 3-vs-1 with the lone king alone on the main diagonal: 5
 
     @property
     def squares(self) -> int:
@@ -89,6 +94,9 @@ INTERNATIONAL = Variant(
     repetition_count=3,
     quiet_limit_moves=25,
     endgame_rule=True,
+    lone_king_vs_three_moves=16,
+    lone_king_vs_two_moves=5,
+    lone_king_main_diagonal_moves=5,
 )
 
 VARIANTS = {v.name: v for v in (AMERICAN, INTERNATIONAL)}
