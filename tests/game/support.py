@@ -1,0 +1,61 @@
+"""Helpers for the controller tests: positions by algebraic square names, a scripted computer."""
+
+from __future__ import annotations
+
+from engine import AMERICAN, Position, parse_square
+from engine.game import Game
+from game.controller import ComputerMove, DrawAnswer, EngineStatus
+
+
+def sq(name: str, variant=AMERICAN) -> int:
+    return parse_square(variant, name)
+
+
+def position(turn: str, white: list[str], black: list[str], variant=AMERICAN) -> Position:
+    """A position from algebraic names; a leading K marks a king: position('B', ['d4'], ['Kc3'])."""
+    def items(names):
+        return ",".join(("K" if n.startswith("K") else "") + str(sq(n.lstrip("K"), variant)) for n in names)
+    return Position.from_fen(variant, f"{turn}:W{items(white)}:B{items(black)}")
+
+
+class ScriptedOpponent:
+    """The computer for tests: records what it is asked and answers only when a test says so
+    (``reply_first_legal``, ``answer_draw``), so the controller can be caught mid-search."""
+
+    def __init__(self):
+        self.requests: list[tuple[Game, str]] = []
+        self.draw_questions: list[Game] = []
+        self.cancels = 0
+        self.outbox: list = []
+
+    def request_move(self, game, level):
+        self.requests.append((game, level))
+
+    def ask_draw(self, game, level):
+        self.draw_questions.append(game)
+
+    def cancel(self):
+        self.cancels += 1
+        self.requests.clear()
+        self.draw_questions.clear()
+
+    def poll(self):
+        out, self.outbox = self.outbox, []
+        return out
+
+    def reply(self, move, offer_draw=False):
+        self.requests.clear()
+        self.outbox.append(ComputerMove(move, offer_draw))
+
+    def reply_first_legal(self, offer_draw=False):
+        game, _ = self.requests[-1]
+        self.reply(game.position.legal_moves()[0], offer_draw)
+
+    def answer_draw(self, accept: bool):
+        self.draw_questions.clear()
+        self.outbox.append(DrawAnswer(accept))
+
+    def status(self, text, ready):
+        self.outbox.append(EngineStatus(text, ready))
+
+

@@ -1,0 +1,473 @@
+"""The play state machine, without a window: every selection rule of the specification ("Controls on
+this page"), multi-capture entry, computer turns, undo, draw offers, resignation, modes, saving."""
+
+from __future__ import annotations
+
+from support import position, sq
+
+from engine import AMERICAN, INTERNATIONAL, Color
+from engine.game import Game
+from game.controller import (
+    MUST_CAPTURE, WHEN_YOU_CAN_CAPTURE, AcceptDraw, Cancel, ChangeMode, ChooseRules, ConfirmResign, Controller,
+    CursorMove, CursorPress, Deselect, DragStarted, FlipBoard, OfferDraw, PieceDropped, PlayAgain, PlayMoveFromList,
+    Resign, SetView, SquarePressed, StartGame, ToggleSetting, Undo,
+)
+
+
+def press(c: Controller, *names: str) -> None:
+    for name in names:
+        c.handle(SquarePressed(sq(name, c.variant)))
+
+
+def names(c: Controller, squares) -> set[str]:
+    from engine import square_name
+    return {square_name(c.variant, s) for s in squares}
+
+
+def played(c: Controller) -> list[str]:
+    return [p.move_text(m, numeric=False) for p, m in zip(c.game.positions, c.game.moves)]
+
+
+# --- selecting ------------------------------------------------------------------------------------
+
+def test_press_a_piece_selects_it_with_green_dots_and_a_dot_moves_it(make):
+    c = make()
+    press(c, "c3")
+    assert c.selected == sq("c3")
+    assert names(c, c.targets()) == {"b4", "d4"}
+    press(c, "d4")
+    assert played(c) == ["c3-d4"]
+    assert c.selected is None and "move" in c.events
+
+
+def test_pressing_another_piece_selects_it_instead(make):
+    c = make()
+    press(c, "c3", "e3")
+    assert c.selected == sq("e3")
+    assert names(c, c.targets()) == {"d4", "f4"}
+
+
+def test_pressing_the_selected_piece_again_deselects_it(make):
+    c = make()
+    press(c, "c3", "c3")
+    assert c.selected is None and not c.game.moves
+
+
+def test_press_outside_the_board_or_an_empty_square_deselects(make):
+    c = make()
+    press(c, "c3")
+    c.handle(SquarePressed(None, outside=True))
+    assert c.selected is None
+    press(c, "c3", "e5")
+    assert c.selected is None and not c.game.moves
+
+
+def test_a_piece_without_moves_is_not_selected_and_says_why(make):
+    c = make()
+    press(c, "a1")
+    assert c.selected is None
+    assert c.notice == "That piece has no legal move" and c.events == ["illegal"]
+
+
+def test_opponent_pieces_are_not_selected(make):
+    c = make()
+    press(c, "b6")
+    assert c.selected is None
+
+
+def test_compulsory_capture_rings_status_and_the_must_capture_notice(make):
+    c = make(start=position("B", ["d4", "h6"], ["c3", "g1"]))
+    assert c.capturers() == {sq("c3")}
+    assert MUST_CAPTURE in c.status()
+    press(c, "g1")
+    assert c.selected is None and c.notice == WHEN_YOU_CAN_CAPTURE
+    press(c, "c3")
+    assert names(c, c.targets()) == {"e5"}
+    press(c, "e5")
+    assert played(c) == ["c3xe5"] and "capture" in c.events
+
+
+def test_no_capture_no_rings(make):
+    c = make()
+    assert c.capturers() == frozenset() and MUST_CAPTURE not in c.status()
+
+
+# --- multi-captures -------------------------------------------------------------------------------
+
+FORK = dict(start=position("B", ["d4", "d6", "f6", "b6"], ["c3", "g1"]))  # c3xe5 then g7 or c7
+
+
+def test_multi_capture_press_the_squares_in_order(make):
+    c = make(**FORK)
+    press(c, "c3")
+    assert names(c, c.targets()) == {"e5"}
+    assert names(c, c.final_rings()) == {"g7", "c7"}
+    press(c, "e5")
+    assert not c.game.moves, "two routes remain: nothing is played yet"
+    assert names(c, c.targets()) == {"g7", "c7"} and c.entered_path() == (sq("c3"), sq("e5"))
+    press(c, "c7")
+    assert played(c) == ["c3xc7"]
+    assert c.last_move()[0].path == (sq("c3"), sq("e5"), sq("c7"))
+
+
+def test_once_one_route_remains_the_rest_plays_itself(make):
+    c = make(start=position("B", ["d4", "f6"], ["c3"]))
+    press(c, "c3", "e5")
+    assert played(c) == ["c3xg7"]
+
+
+def test_pressing_the_final_square_first_plays_the_only_route_there(make):
+    c = make(**FORK)
+    press(c, "c3", "g7")
+    assert played(c) == ["c3xg7"]
+
+
+def test_final_square_reached_by_two_routes_asks_for_the_squares_in_order(make):
+    c = make(start=position("B", ["d4", "d6", "b4", "b6"], ["c3"]))  # c3-e5-c7 and c3-a5-c7
+    press(c, "c3", "c7")
+    assert not c.game.moves and "route" in c.notice
+    assert c.selected == sq("c3")
+    press(c, "a5")
+    assert played(c) == ["c3xa5xc7"]
+
+
+def test_deselect_and_esc_cancel_a_partly_entered_capture(make):
+    c = make(**FORK)
+    press(c, "c3", "e5")
+    c.handle(Deselect())
+    assert c.selected is None and c.entered == ()
+    press(c, "c3", "e5")
+    c.handle(Cancel())
+    assert c.selected == sq("c3") and c.entered == (), "Esc takes back the squares entered"
+    c.handle(Cancel())
+    assert c.selected is None
+
+
+def test_a_stray_press_keeps_a_partly_entered_capture(make):
+    c = make(**FORK)
+    press(c, "c3", "e5", "a3")
+    assert c.entered == (sq("e5"),) and "illegal" in c.events
+
+
+# --- circular captures ----------------------------------------------------------------------------
+
+CIRCLE = dict(start=position("B", ["d4", "f4", "f2", "d2"], ["Kc3", "a1"]))  # the king jumps round to c3
+
+
+def test_pressing_the_selected_piece_plays_a_capture_that_returns_to_its_square(make):
+    c = make(**CIRCLE)
+    press(c, "c3")
+    assert c.selected == sq("c3")
+    assert sq("c3") in c.final_rings()
+    press(c, "c3")
+    assert played(c) == ["c3xc3"]
+    assert len(c.game.moves[0].captured) == 4
+
+
+def test_circular_capture_entered_square_by_square(make):
+    c = make(**CIRCLE)
+    press(c, "c3", "e1")
+    assert played(c) == ["c3xc3"], "only one route starts with e1: it plays itself"
+    assert c.last_move()[0].path == tuple(sq(n) for n in ("c3", "e1", "g3", "e5", "c3"))
+
+
+def test_circular_capture_deselected_by_a_press_outside_the_board(make):
+    c = make(**CIRCLE)
+    press(c, "c3")
+    c.handle(SquarePressed(None, outside=True))
+    assert c.selected is None and not c.game.moves
+
+
+# --- other ways to play ---------------------------------------------------------------------------
+
+def test_drag_and_drop_plays_and_a_bad_drop_keeps_the_selection(make):
+    c = make()
+    c.handle(DragStarted(sq("c3")))
+    assert c.dragging == sq("c3") and c.selected == sq("c3")
+    c.handle(PieceDropped(sq("c3"), sq("c5")))
+    assert not c.game.moves and c.dragging is None and c.selected == sq("c3")
+    c.handle(DragStarted(sq("c3")))
+    c.handle(PieceDropped(sq("c3"), sq("d4")))
+    assert played(c) == ["c3-d4"]
+
+
+def test_drag_to_the_end_of_a_multi_capture(make):
+    c = make(**FORK)
+    c.handle(DragStarted(sq("c3")))
+    c.handle(PieceDropped(sq("c3"), sq("g7")))
+    assert played(c) == ["c3xg7"]
+
+
+def test_legal_moves_list_plays_a_move(make):
+    c = make()
+    move = next(m for m in c.legal_moves() if c.move_text(m) == "c3-d4")
+    c.handle(PlayMoveFromList(move))
+    assert played(c) == ["c3-d4"]
+
+
+def test_notation_setting_changes_the_move_text(make):
+    c = make()
+    move = next(m for m in c.legal_moves() if c.move_text(m) == "c3-d4")
+    c.handle(ToggleSetting("notation"))
+    assert c.move_text(move) == "11-15"
+
+
+def test_keyboard_cursor_moves_and_presses(make):
+    c = make()
+    c.handle(CursorMove(1, 0))  # the first key only shows the cursor
+    assert c.cursor_visible and c.cursor == (3, 0)
+    c.handle(CursorMove(-1, 0))
+    c.handle(CursorMove(0, 1))
+    c.handle(CursorMove(0, 1))
+    assert c.cursor_square() == sq("c3")
+    c.handle(CursorPress())
+    assert c.selected == sq("c3")
+    c.handle(CursorMove(1, 0))
+    c.handle(CursorMove(0, 1))
+    c.handle(CursorPress())
+    assert played(c) == ["c3-d4"]
+
+
+def test_cursor_moves_with_the_screen_when_the_board_is_flipped(make):
+    c = make()
+    c.cursor_visible = True
+    c.handle(FlipBoard())
+    assert c.second_side_near()
+    c.handle(CursorMove(1, 1))
+    assert c.cursor == (2, 0), "right and up on the screen are left and down for the first player"
+    c.handle(CursorMove(-10, -10))
+    assert c.cursor == (7, 7)
+
+
+# --- against the computer -------------------------------------------------------------------------
+
+def test_computer_replies_without_blocking_and_undo_takes_back_both_moves(make, opponent):
+    c = make(level="medium")
+    press(c, "c3", "d4")
+    assert c.thinking and len(opponent.requests) == 1 and "thinking" in c.status()
+    assert not c.is_human_turn()
+    press(c, "b6")  # the player can't move for the computer
+    assert c.selected is None
+    c.update()
+    assert c.thinking, "no reply yet: still thinking, nothing waits"
+    opponent.reply_first_legal()
+    c.update()
+    assert len(c.game.moves) == 2 and c.is_human_turn() and not c.thinking
+    c.handle(Undo())
+    assert c.game.moves == [] and c.is_human_turn()
+
+
+def test_undo_while_the_computer_thinks_cancels_the_search(make, opponent):
+    c = make(level="hard")
+    press(c, "c3", "d4")
+    assert c.thinking
+    c.handle(Undo())
+    assert opponent.cancels == 1 and not c.thinking
+    assert c.game.moves == [] and c.is_human_turn()
+    opponent.reply(Game(AMERICAN).position.legal_moves()[0])  # a late answer to the cancelled search
+    c.update()
+    assert c.game.moves == []
+
+
+def test_playing_second_the_computer_opens_and_undo_returns_to_your_turn(make, storage, opponent):
+    c = Controller(opponent=opponent, storage=storage)
+    c.handle(StartGame("medium", play_second=True))
+    assert c.mode.human is Color.WHITE and c.thinking and c.second_side_near()
+    assert not c.can_undo()
+    opponent.reply_first_legal()
+    c.update()
+    assert c.is_human_turn() and not c.can_undo(), "only the computer's move: nothing of yours to take back"
+    c.handle(PlayMoveFromList(c.legal_moves()[0]))
+    opponent.reply_first_legal()
+    c.update()
+    c.handle(Undo())
+    assert len(c.game.moves) == 1 and c.is_human_turn()
+
+
+def test_hotseat_undo_takes_back_one_move(make):
+    c = make()
+    press(c, "c3", "d4", "f6", "e5")
+    assert len(c.game.moves) == 2
+    c.handle(Undo())
+    assert played(c) == ["c3-d4"] and c.game.turn is Color.WHITE
+
+
+def test_engine_getting_ready_is_shown(make, opponent):
+    c = make(level="easy", human=Color.WHITE)
+    opponent.status("(compiling)", False)
+    c.update()
+    assert "getting ready" in c.status()
+    opponent.status("ready", True)
+    c.update()
+    assert "thinking" in c.status()
+
+
+# --- draw offers ----------------------------------------------------------------------------------
+
+def test_hotseat_offer_goes_with_the_next_move_and_can_be_accepted(make):
+    c = make()
+    c.handle(OfferDraw())
+    assert c.offer_armed
+    press(c, "c3", "d4")
+    assert c.game.pending_offer is Color.BLACK and c.offer_pending_for_player()
+    assert not c.offer_armed
+    c.handle(AcceptDraw())
+    assert c.game.outcome.reason == "agreement" and c.status().startswith("Draw")
+    assert "end" in c.events
+
+
+def test_offer_toggle_can_be_withdrawn(make):
+    c = make()
+    c.handle(OfferDraw())
+    c.handle(OfferDraw())
+    press(c, "c3", "d4")
+    assert c.game.pending_offer is None
+
+
+def test_a_declined_offer_cannot_be_repeated_until_a_man_moves_or_a_capture(make):
+    kings = position("B", ["Kh8", "Kh6"], ["Ka1", "Kc1"])
+    c = make(start=kings)
+    c.handle(OfferDraw())
+    press(c, "a1", "b2")  # offer rides on a king move
+    press(c, "h8", "g7")  # White declines by moving
+    c.handle(OfferDraw())
+    assert not c.offer_armed and "declined" in c.notice and "illegal" in c.events
+
+
+def test_undoing_the_move_cancels_its_offer(make):
+    c = make()
+    c.handle(OfferDraw())
+    press(c, "c3", "d4")
+    c.handle(Undo())
+    assert c.game.pending_offer is None and not c.offer_pending_for_player()
+
+
+def test_computer_accepts_or_declines_the_players_offer(make, opponent, storage):
+    c = make(level="easy")
+    c.handle(OfferDraw())
+    press(c, "c3", "d4")
+    assert c.asking_draw and len(opponent.draw_questions) == 1 and not opponent.requests
+    opponent.answer_draw(False)
+    c.update()
+    assert "declined" in c.notice and c.thinking, "declined: the computer now moves"
+    opponent.reply_first_legal()
+    c.update()
+    c.handle(Undo())
+    c.handle(OfferDraw())
+    press(c, "c3", "d4")
+    opponent.answer_draw(True)
+    c.update()
+    assert c.game.outcome.reason == "agreement"
+    assert storage.results()["american"]["easy"]["draw"] == 1
+
+
+def test_computer_offer_shows_accept_draw(make, opponent):
+    c = make(level="medium")
+    press(c, "c3", "d4")
+    opponent.reply_first_legal(offer_draw=True)
+    c.update()
+    assert c.offer_pending_for_player() and "offers a draw" in c.notice
+    c.handle(AcceptDraw())
+    assert c.game.outcome.result == "draw"
+
+
+def test_playing_a_move_declines_the_offer(make):
+    c = make()
+    c.handle(OfferDraw())
+    press(c, "c3", "d4", "f6", "e5")
+    assert c.game.pending_offer is None
+    c.handle(AcceptDraw())
+    assert c.game.outcome is None
+
+
+# --- resign, play again, change mode --------------------------------------------------------------
+
+def test_resign_asks_first_then_the_computer_wins_and_it_is_recorded(make, storage):
+    c = make(level="hard")
+    c.handle(Resign())
+    assert c.confirming_resign and c.game.outcome is None
+    c.handle(Cancel())
+    assert not c.confirming_resign
+    c.handle(Resign())
+    c.handle(ConfirmResign())
+    assert c.game.outcome.reason == "resignation"
+    assert c.status() == "The computer wins: Black resigned"
+    assert storage.results()["american"]["hard"] == {"win": 0, "draw": 0, "loss": 1}
+    assert not c.can_undo()
+
+
+def test_a_win_is_recorded_and_undoing_it_takes_it_back(make, storage):
+    c = make(level="medium", start=position("B", ["d4"], ["c3"]))
+    press(c, "c3", "e5")
+    assert c.status() == "You win: White has no move left"
+    assert storage.results()["american"]["medium"]["win"] == 1
+    c.handle(Undo())
+    assert c.game.outcome is None and storage.results()["american"]["medium"]["win"] == 0
+
+
+def test_play_again_and_change_mode(make, storage, opponent):
+    c = make(level="medium")
+    press(c, "c3", "d4")
+    c.handle(PlayAgain())
+    assert opponent.cancels == 1 and c.game.moves == [] and c.mode.level == "medium" and c.screen == "game"
+    press(c, "c3", "d4")
+    c.handle(ChangeMode())
+    assert c.screen == "mode" and not c.thinking and opponent.cancels == 2
+    c.handle(ChooseRules("international"))
+    c.handle(StartGame(None))
+    assert c.game.variant is INTERNATIONAL and not c.mode.vs_computer
+    assert c.is_human_turn() and c.game.turn is Color.WHITE
+
+
+def test_view_setting(make):
+    c = make()
+    c.handle(SetView("top"))
+    assert c.view == "top"
+    c.handle(SetView("sideways"))
+    assert c.view == "top"
+
+
+# --- saving ---------------------------------------------------------------------------------------
+
+def test_game_is_saved_after_every_move_and_restored(make, storage, opponent):
+    c = make(level="easy")
+    press(c, "c3", "d4")
+    opponent.reply_first_legal()
+    c.update()
+    c.handle(ToggleSetting("sound"))
+    again = Controller(opponent=opponent, storage=storage)
+    assert again.restore()
+    assert again.screen == "game" and again.game.moves == c.game.moves and again.mode == c.mode
+    assert again.settings.sound is False
+
+
+def test_restore_resumes_the_computers_turn(make, storage, opponent):
+    c = make(level="easy")
+    press(c, "c3", "d4")
+    opponent.requests.clear()
+    again = Controller(opponent=opponent, storage=storage)
+    assert again.restore() and again.thinking and len(opponent.requests) == 1
+
+
+def test_a_finished_game_is_not_restored(make, storage, opponent):
+    c = make(start=position("B", ["d4"], ["c3"]))
+    press(c, "c3", "e5")
+    assert not Controller(opponent=opponent, storage=storage).restore()
+
+
+def test_a_corrupt_saved_game_is_set_aside_and_the_game_starts_fresh(make, storage, opponent):
+    c = make()
+    press(c, "c3", "d4")
+    path = storage.directory / storage.GAME
+    path.write_text(path.read_text()[:40])
+    again = Controller(opponent=opponent, storage=storage)
+    assert not again.restore() and again.screen == "mode"
+    assert any("set aside" in n for n in again.notes)
+    assert list(storage.directory.glob("saved_game.json.corrupt-*"))
+
+
+def test_a_saved_game_with_an_illegal_move_is_set_aside(storage, opponent):
+    storage.save_game({"mode": {"level": None, "human": None}, "flipped": False,
+                       "game": {"variant": "american", "start": AMERICAN.start_fen, "moves": ["11-17"]}})
+    c = Controller(opponent=opponent, storage=storage)
+    assert not c.restore() and c.notes

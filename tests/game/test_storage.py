@@ -1,0 +1,82 @@
+"""Saved game, results and settings: atomic writes, and unreadable files set aside, never fatal."""
+
+from __future__ import annotations
+
+import json
+import os
+
+from game.controller import Settings
+from game.storage import ENV_DIR, Storage, data_dir
+
+
+def test_data_dir_can_be_overridden(tmp_path, monkeypatch):
+    monkeypatch.setenv(ENV_DIR, str(tmp_path / "x"))
+    assert data_dir() == tmp_path / "x"
+    assert Storage().directory == tmp_path / "x"
+
+
+def test_settings_round_trip_and_defaults_for_missing_file(storage):
+    assert storage.load_settings() == Settings()
+    s = Settings(notation="numeric", square_numbers=True, animation_speed="fast", sound=False, view="top",
+                 variant="international")
+    storage.save_settings(s)
+    assert Storage(storage.directory).load_settings() == s
+
+
+def test_unknown_or_wrong_typed_settings_fall_back_to_defaults(storage):
+    storage.directory.mkdir(parents=True)
+    (storage.directory / Storage.SETTINGS).write_text(json.dumps({"sound": "loud", "view": "sideways",
+                                                                  "notation": "numeric", "extra": 1}))
+    s = storage.load_settings()
+    assert s.sound is True and s.view == "angled" and s.notation == "numeric"
+
+
+def test_writes_are_atomic_and_leave_no_temporary_files(storage):
+    for i in range(5):
+        storage.save_game({"n": i})
+    assert sorted(p.name for p in storage.directory.iterdir()) == [Storage.GAME]
+    assert json.loads((storage.directory / Storage.GAME).read_text())["n"] == 4
+
+
+def test_results_count_per_rules_and_level(storage):
+    storage.record_result("american", "easy", "win")
+    storage.record_result("american", "easy", "win")
+    storage.record_result("international", "hard", "loss")
+    storage.record_result("american", "easy", "win", -1)
+    again = Storage(storage.directory).results()
+    assert again == {"american": {"easy": {"win": 1, "draw": 0, "loss": 0}},
+                     "international": {"hard": {"win": 0, "draw": 0, "loss": 1}}}
+
+
+def test_corrupt_files_are_set_aside_with_a_note(storage):
+    storage.directory.mkdir(parents=True)
+    (storage.directory / Storage.RESULTS).write_text('{"american": {"easy": {"win": -3')
+    (storage.directory / Storage.SETTINGS).write_bytes(b"\xff\xfe\x00garbage")
+    assert storage.results() == {}
+    assert storage.load_settings() == Settings()
+    notes = storage.take_notes()
+    assert len(notes) == 2 and all("set aside" in n for n in notes)
+    assert storage.take_notes() == []
+    names = sorted(p.name for p in storage.directory.iterdir())
+    assert any(n.startswith("results.json.corrupt-") for n in names)
+    assert any(n.startswith("settings.json.corrupt-") for n in names)
+    storage.record_result("american", "easy", "draw")  # and a fresh table is written
+    assert Storage(storage.directory).results()["american"]["easy"]["draw"] == 1
+
+
+def test_an_unwritable_directory_never_stops_the_game(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    s = Storage(blocker / "data")
+    s.save_game({"a": 1})
+    s.save_settings(Settings())
+    assert s.load_game(lambda d: d) is None
+    notes = s.take_notes()
+    assert notes and all("Couldn't" in n for n in notes)
+
+
+def test_empty_file_is_set_aside(storage):
+    storage.directory.mkdir(parents=True)
+    (storage.directory / Storage.GAME).write_text("")
+    assert storage.load_game(lambda d: d) is None
+    assert storage.take_notes() and not os.path.exists(storage.directory / Storage.GAME)
