@@ -1,0 +1,513 @@
+"""Search kernels (numba): principal-variation search with a transposition table, move ordering,
+capture resolution and the draw rules, written as a loop over an explicit stack.
+
+numba's on-disk cache can't hold recursive functions, so no kernel here calls itself: ``search`` keeps
+one frame per ply in the arrays ``fr`` (int64 fields F_*) and ``bfr`` (uint64 fields B_*), with the
+ply's moves in ``mv_*[ply]``, and moves between three actions: ENTER a node, pick the NEXT move of a
+node (and descend into it), RETURN a value to the parent. The steps of a node are numbered in
+``search`` as in Stockfish's ``search()``.
+
+Scores are centi-men from the side to move's view. A won game scores MATE - plies to the win, so
+nearer wins score higher; draws score 0.
+
+Transposition table: two arrays, ``tt_key`` (uint64, the Zobrist key) and ``tt_data`` (int64, packed:
+score, depth, bound, move code, generation), in buckets of two entries: the first slot keeps the
+deeper (or current-search) entry, the second is always replaced.
+
+A move code packs (from bit, to bit, an 8-bit hash of the captured set) with bit 20 set so that no
+move has code 0; killers, the hash move and the PV compare codes.
+"""
+
+import numpy as np
+
+from ._board import M_PROMO_BLACK, M_PROMO_WHITE, M_VALID, R_FLYING, R_MEN_BACK, R_WIDTH
+from ._eval import evaluate
+from ._jit import kernel
+from ._movegen import MAX_MOVES, _jumpers, generate, lsb, make_move, popcount
+
+ONE = np.uint64(1)
+ZERO = np.uint64(0)
+
+MAX_PLY = 128  # deepest ply of the stack (search depth plus capture and single-reply extensions)
+MATE = 30000  # a win at the root; a win n plies away scores MATE - n
+MATE_BOUND = MATE - 1000  # scores beyond this are wins or losses
+INFINITE = 32000
+NO_LIMIT = 1 << 30  # a draw ply that never comes
+
+# int64 frame fields, fr[F_*, ply]
+(F_ALPHA, F_BETA, F_DEPTH, F_N, F_I, F_BEST, F_BESTI, F_OALPHA, F_STAGE, F_CUR, F_QUIET, F_DRAWAT, F_EXT,
+ F_THREAT, F_GROUP, F_CHILD_DEPTH, F_QNODE, F_REDUCED, F_HASH) = range(19)
+F_COUNT = 19
+# uint64 frame fields, bfr[B_*, ply]
+B_WHITE, B_BLACK, B_KINGS, B_KEY = range(4)
+B_COUNT = 4
+# out[] fields (int64)
+O_SCORE, O_FROM, O_TO, O_CAP, O_HAVE_BEST, O_ABORTED, O_NODES, O_PV_LEN = range(8)
+O_COUNT = 8
+
+# the three actions of the stack machine
+ENTER, NEXT, RETURN = 0, 1, 2
+# the search stage of the move being searched at a ply
+STAGE_FULL, STAGE_ZERO = 0, 1
+
+# tt_data packing
+TT_SCORE_BITS = 22
+TT_SCORE_OFFSET = 1 << 21
+BOUND_UPPER, BOUND_LOWER, BOUND_EXACT = 1, 2, 3
+
+USED = -(1 << 62)  # mv_score of a move already searched at its ply
+CAP_HASH = np.uint64(0x9E3779B97F4A7C15)
+
+
+@kernel
+def move_code(frm, to, cap):
+    """A compact, non-zero identity for a move (see the module docstring)."""
+    return (1 << 20) | frm | (to << 6) | np.int64((cap * CAP_HASH) >> np.uint64(56)) << 12
+
+
+@kernel
+def position_key(white, black, kings, color, zob):
+    """Zobrist key of a position: one random number per (piece kind, square), kinds 0 white man,
+    1 white king, 2 black man, 3 black king; zob[4, 0] is xored in when Black is to move."""
+    key = ZERO
+    b = white | black
+    while b:
+        sq = lsb(b)
+        b &= b - ONE
+        kind = (0 if (white >> np.uint64(sq)) & ONE else 2) + np.int64((kings >> np.uint64(sq)) & ONE)
+        key ^= zob[kind, sq]
+    if color == 1:
+        key ^= zob[4, 0]
+    return key
+
+
+@kernel
+def has_capture(us, them, kings, color, rules, masks, nbr):
+    """Whether the side ``color`` owning ``us`` has a capture (cheaper than generating the moves)."""
+    empty = masks[M_VALID] & ~(us | them)
+    w = rules[R_WIDTH]
+    men = us & ~kings
+    my_kings = us & kings
+    fwd_lo = 0 if color == 0 else 2
+    cap_lo, cap_hi = (0, 4) if rules[R_MEN_BACK] else (fwd_lo, fwd_lo + 2)
+    if _jumpers(men, them, empty, cap_lo, cap_hi, w):
+        return True
+    if rules[R_FLYING] == 0:
+        return _jumpers(my_kings, them, empty, 0, 4, w) != ZERO
+    b = my_kings
+    while b:
+        frm = lsb(b)
+        b &= b - ONE
+        for d in range(4):
+            n = nbr[d, frm]
+            while n >= 0 and (empty >> np.uint64(n)) & ONE:
+                n = nbr[d, n]
+            if n >= 0 and (them >> np.uint64(n)) & ONE:
+                beyond = nbr[d, n]
+                if beyond >= 0 and (empty >> np.uint64(beyond)) & ONE:
+                    return True
+    return False
+
+
+@kernel
+def gen_moves(us, them, kings, color, rules, masks, nbr, scratch, capstk, out_from, out_to, out_cap, routes,
+              route_len):
+    """The legal moves, as ``_movegen.generate`` finds them, but plain moves are listed here with shifts
+    (no duplicate check needed: a plain move has one route). Returns the count (at most MAX_MOVES)."""
+    if has_capture(us, them, kings, color, rules, masks, nbr):
+        n = generate(us, them, kings, color, rules, masks, nbr, False, scratch, capstk, out_from, out_to, out_cap,
+                     routes, route_len)
+        return min(n, MAX_MOVES)
+    empty = masks[M_VALID] & ~(us | them)
+    w = rules[R_WIDTH]
+    men = us & ~kings
+    n = 0
+    # men: one step forward (White up = right shifts, Black down = left shifts)
+    for s in (np.uint64(w + 1), np.uint64(w)):
+        dest = ((men >> s) if color == 0 else (men << s)) & empty
+        while dest:
+            to = lsb(dest)
+            dest &= dest - ONE
+            out_from[n] = to + np.int64(s) if color == 0 else to - np.int64(s)
+            out_to[n] = to
+            out_cap[n] = ZERO
+            n += 1
+    # kings: one square, or any distance along free squares when they fly
+    flying = rules[R_FLYING] != 0
+    b = us & kings
+    while b:
+        frm = lsb(b)
+        b &= b - ONE
+        for d in range(4):
+            to = nbr[d, frm]
+            while to >= 0 and (empty >> np.uint64(to)) & ONE:
+                if n < MAX_MOVES:
+                    out_from[n] = frm
+                    out_to[n] = to
+                    out_cap[n] = ZERO
+                    n += 1
+                if not flying:
+                    break
+                to = nbr[d, to]
+    return n
+
+
+@kernel
+def endgame_group(white, black, kings):
+    """International endgame rule (FMJD 6.4, as engine/game.py counts it): 3 when one side has a lone
+    king against exactly 3 pieces with a king among them, 2 against 1 or 2 pieces with a king, else 0."""
+    for side in range(2):
+        lone = white if side == 0 else black
+        other = black if side == 0 else white
+        if popcount(lone) == 1 and (lone & kings) != ZERO:
+            n = popcount(other)
+            if (other & kings) != ZERO and 1 <= n <= 3:
+                return 3 if n == 3 else 2
+    return 0
+
+
+@kernel
+def _tt_probe(tt_key, tt_data, key):
+    """The data of ``key``'s entry, or 0 when it isn't stored."""
+    i = np.int64(key & np.uint64(tt_key.shape[0] // 2 - 1)) * 2
+    if tt_key[i] == key:
+        return tt_data[i]
+    if tt_key[i + 1] == key:
+        return tt_data[i + 1]
+    return 0
+
+
+@kernel
+def _tt_store(tt_key, tt_data, key, depth, bound, score, code, ply, gen):
+    """Store a result; wins are stored as distance from this node, not from the root."""
+    if score > MATE_BOUND:
+        score += ply
+    elif score < -MATE_BOUND:
+        score -= ply
+    i = np.int64(key & np.uint64(tt_key.shape[0] // 2 - 1)) * 2
+    slot = -1
+    if tt_key[i] == key:
+        slot = i
+    elif tt_key[i + 1] == key:
+        slot = i + 1
+    if slot >= 0 and code == 0:
+        code = (tt_data[slot] >> 32) & 0x1FFFFF  # keep the move we knew
+    data = ((score + TT_SCORE_OFFSET) & ((1 << TT_SCORE_BITS) - 1)) | (min(depth, 255) << 22) | (bound << 30) \
+        | (code << 32) | ((gen & 0xFF) << 53)
+    if slot < 0:
+        old = tt_data[i]
+        old_depth = (old >> 22) & 0xFF
+        old_gen = (old >> 53) & 0xFF
+        if depth >= old_depth or old_gen != (gen & 0xFF) or old == 0:
+            # depth-preferred slot: the old entry moves to the always-replace slot
+            tt_key[i + 1] = tt_key[i]
+            tt_data[i + 1] = old
+            slot = i
+        else:
+            slot = i + 1
+    tt_key[slot] = key
+    tt_data[slot] = data
+
+
+@kernel
+def search(root_color, depth, alpha0, beta0, root_only, lmr, rules, masks, nbr, weights, tables, emasks, zob,
+           tt_key, tt_data, gen, killers, history, rep, n_hist, quiet_limit, endgame_rule, stop, ext_stop,
+           max_nodes, fr, bfr, mv_from, mv_to, mv_cap, mv_score, pv_from, pv_to, pv_cap, pv_len, scratch, capstk,
+           routes, route_len, out):
+    """One iteration: search the root (set up in fr/bfr[:, 0] by the caller) to ``depth`` plies with the
+    window (alpha0, beta0). ``root_only`` >= 0 searches that root move alone (by generation index).
+    Writes the score, the best root move, the PV and the node count to ``out`` and pv_*[0]; stops
+    early (out[O_ABORTED] = 1) when ``stop`` or ``ext_stop`` turn non-zero or ``max_nodes`` is spent."""
+    nodes = out[O_NODES]
+    out[O_HAVE_BEST] = 0
+    out[O_ABORTED] = 0
+    fr[F_ALPHA, 0] = alpha0
+    fr[F_BETA, 0] = beta0
+    fr[F_DEPTH, 0] = depth
+    fr[F_EXT, 0] = 0
+    rep[n_hist] = bfr[B_KEY, 0]
+    ply = 0
+    action = ENTER
+    ret = 0
+    while True:
+        c = (root_color + ply) & 1
+        if action == ENTER:
+            # Step 1. count the node; poll the stop flags every 1024 nodes
+            nodes += 1
+            if (nodes & 1023) == 0 and (stop[0] != 0 or ext_stop[0] != 0):
+                out[O_ABORTED] = 1
+                break
+            if nodes >= max_nodes:
+                out[O_ABORTED] = 1
+                break
+            white = bfr[B_WHITE, ply]
+            black = bfr[B_BLACK, ply]
+            kings = bfr[B_KINGS, ply]
+            key = bfr[B_KEY, ply]
+            alpha = fr[F_ALPHA, ply]
+            beta = fr[F_BETA, ply]
+            d = fr[F_DEPTH, ply]
+            quiet = fr[F_QUIET, ply]
+            pv_len[ply] = ply
+            fr[F_THREAT, ply] = 0
+            us = white if c == 0 else black
+            them = black if c == 0 else white
+            # Step 2. repetition: the same position with the same side to move since the last man
+            # move or capture, in the game (rep[:n_hist]) or on this path, is a draw
+            if ply > 0 and quiet >= 4:
+                j = n_hist + ply - 4
+                last = n_hist + ply - quiet
+                drawn = False
+                while j >= last and j >= 0:
+                    if rep[j] == key:
+                        drawn = True
+                        break
+                    j -= 2
+                if drawn:
+                    ret = 0
+                    action = RETURN
+                    continue
+            # Step 3. generate; no move loses (checked before the move limits: a win on the last
+            # move within a limit is a win)
+            n = gen_moves(us, them, kings, c, rules, masks, nbr, scratch, capstk, mv_from[ply], mv_to[ply],
+                          mv_cap[ply], routes, route_len)
+            if n == 0:
+                ret = -(MATE - ply)
+                action = RETURN
+                continue
+            # Step 4. draws by the move limits (40/25 quiet moves each; the endgame counts)
+            if ply > 0 and (quiet >= quiet_limit or ply >= fr[F_DRAWAT, ply]):
+                ret = 0
+                action = RETURN
+                continue
+            if ply >= MAX_PLY - 2:
+                ret = evaluate(white, black, kings, c, quiet, quiet_limit, weights, tables, emasks)
+                action = RETURN
+                continue
+            # Step 5. horizon: captures are forced, so a position with one is searched on (all its
+            # moves are captures); a quiet position where the opponent threatens to capture gets one
+            # more ply (once per path) so an exchange is never cut in the middle; else evaluate
+            is_capture = mv_cap[ply, 0] != ZERO
+            qnode = d <= 0
+            if qnode and not is_capture:
+                if fr[F_EXT, ply] == 0 and has_capture(them, us, kings, 1 - c, rules, masks, nbr):
+                    fr[F_THREAT, ply] = 1
+                else:
+                    ret = evaluate(white, black, kings, c, quiet, quiet_limit, weights, tables, emasks)
+                    action = RETURN
+                    continue
+            # Step 6. transposition table: the hash move, and a cut-off outside the PV
+            hash_code = 0
+            if not qnode:
+                data = _tt_probe(tt_key, tt_data, key)
+                if data != 0:
+                    hash_code = (data >> 32) & 0x1FFFFF
+                    tt_depth = (data >> 22) & 0xFF
+                    if beta - alpha == 1 and tt_depth >= d:
+                        s = (data & ((1 << TT_SCORE_BITS) - 1)) - TT_SCORE_OFFSET
+                        if s > MATE_BOUND:
+                            s -= ply
+                        elif s < -MATE_BOUND:
+                            s += ply
+                        bound = (data >> 30) & 3
+                        if bound == BOUND_EXACT or (bound == BOUND_LOWER and s >= beta) or \
+                                (bound == BOUND_UPPER and s <= alpha):
+                            ret = s
+                            action = RETURN
+                            continue
+            # Step 7. order: hash move, the most pieces captured, killers, history
+            k0 = killers[ply, 0]
+            k1 = killers[ply, 1]
+            for i in range(n):
+                code = move_code(mv_from[ply, i], mv_to[ply, i], mv_cap[ply, i])
+                if code == hash_code:
+                    sc = np.int64(1) << 50
+                elif is_capture:
+                    sc = (popcount(mv_cap[ply, i]) << 40) + history[c, mv_from[ply, i], mv_to[ply, i]]
+                elif code == k0:
+                    sc = np.int64(1) << 45
+                elif code == k1:
+                    sc = (np.int64(1) << 45) - 1
+                else:
+                    sc = history[c, mv_from[ply, i], mv_to[ply, i]]
+                if ply == 0 and root_only >= 0 and i != root_only:
+                    sc = USED
+                mv_score[ply, i] = sc
+            fr[F_N, ply] = n
+            fr[F_I, ply] = 0
+            fr[F_BEST, ply] = -INFINITE
+            fr[F_BESTI, ply] = -1
+            fr[F_OALPHA, ply] = alpha
+            fr[F_QNODE, ply] = 1 if qnode else 0
+            fr[F_HASH, ply] = hash_code
+            action = NEXT
+            continue
+
+        if action == NEXT:
+            # Step 8. the next move, best ordered first (selection; searched moves are marked USED)
+            n = fr[F_N, ply]
+            pick = -1
+            best_sc = USED
+            for i in range(n):
+                if mv_score[ply, i] > best_sc:
+                    best_sc = mv_score[ply, i]
+                    pick = i
+            if pick < 0 or fr[F_BEST, ply] >= fr[F_BETA, ply]:
+                # Step 11. all moves searched (or a cut-off): store and return
+                best = fr[F_BEST, ply]
+                if fr[F_QNODE, ply] == 0:
+                    bi = fr[F_BESTI, ply]
+                    if best >= fr[F_BETA, ply]:
+                        bound = BOUND_LOWER
+                    elif best > fr[F_OALPHA, ply]:
+                        bound = BOUND_EXACT
+                    else:
+                        bound = BOUND_UPPER
+                    code = 0
+                    if bi >= 0 and bound != BOUND_UPPER:
+                        code = move_code(mv_from[ply, bi], mv_to[ply, bi], mv_cap[ply, bi])
+                    _tt_store(tt_key, tt_data, bfr[B_KEY, ply], fr[F_DEPTH, ply], bound, best, code, ply, gen)
+                ret = best
+                action = RETURN
+                continue
+            mv_score[ply, pick] = USED
+            k = fr[F_I, ply]
+            fr[F_I, ply] = k + 1
+            fr[F_CUR, ply] = pick
+            # Step 9. make the move: the child's boards, key, counters
+            white = bfr[B_WHITE, ply]
+            black = bfr[B_BLACK, ply]
+            kings = bfr[B_KINGS, ply]
+            frm = mv_from[ply, pick]
+            to = mv_to[ply, pick]
+            cap = mv_cap[ply, pick]
+            nw, nb, nk = make_move(white, black, kings, c, frm, to, cap, masks)
+            was_king = (kings >> np.uint64(frm)) & ONE
+            is_king = (nk >> np.uint64(to)) & ONE
+            key = bfr[B_KEY, ply] ^ zob[2 * c + np.int64(was_king), frm] ^ zob[2 * c + np.int64(is_king), to] \
+                ^ zob[4, 0]
+            cb = cap
+            while cb:
+                sq = lsb(cb)
+                cb &= cb - ONE
+                key ^= zob[2 * (1 - c) + np.int64((kings >> np.uint64(sq)) & ONE), sq]
+            p1 = ply + 1
+            bfr[B_WHITE, p1] = nw
+            bfr[B_BLACK, p1] = nb
+            bfr[B_KINGS, p1] = nk
+            bfr[B_KEY, p1] = key
+            rep[n_hist + p1] = key
+            irreversible = cap != ZERO or was_king == ZERO
+            fr[F_QUIET, p1] = 0 if irreversible else fr[F_QUIET, ply] + 1
+            fr[F_EXT, p1] = fr[F_EXT, ply] | fr[F_THREAT, ply]
+            group = fr[F_GROUP, ply]
+            draw_at = fr[F_DRAWAT, ply]
+            if endgame_rule and irreversible:
+                new_group = endgame_group(nw, nb, nk)
+                if new_group != group:
+                    if new_group == 0:
+                        draw_at = NO_LIMIT
+                    elif new_group == 2 and group == 3:
+                        draw_at = min(draw_at, p1 + 10)  # 3 became 2: 5 moves each, within the 16
+                    else:
+                        draw_at = p1 + (32 if new_group == 3 else 10)
+                    group = new_group
+            fr[F_GROUP, p1] = group
+            fr[F_DRAWAT, p1] = draw_at
+            # Step 10. the child's depth and window: a single reply costs no depth; late quiet moves
+            # outside the PV are reduced by a ply (re-searched at full depth if they look good);
+            # moves after the first get a null window (re-searched with the full one if inside it)
+            d = fr[F_DEPTH, ply]
+            alpha = fr[F_ALPHA, ply]
+            beta = fr[F_BETA, ply]
+            new_depth = d - 1
+            if fr[F_N, ply] == 1 and d > 0:
+                new_depth = d
+            reduced = 0
+            if lmr and k >= 3 and d >= 3 and cap == ZERO and beta - alpha == 1 and new_depth < d:
+                reduced = 1
+            fr[F_CHILD_DEPTH, ply] = new_depth
+            fr[F_REDUCED, ply] = reduced
+            if k == 0:
+                fr[F_STAGE, ply] = STAGE_FULL
+                fr[F_ALPHA, p1] = -beta
+                fr[F_BETA, p1] = -alpha
+            else:
+                fr[F_STAGE, ply] = STAGE_ZERO
+                fr[F_ALPHA, p1] = -alpha - 1
+                fr[F_BETA, p1] = -alpha
+            fr[F_DEPTH, p1] = new_depth - reduced
+            ply = p1
+            action = ENTER
+            continue
+
+        # action == RETURN: hand ``ret`` to the parent
+        if ply == 0:
+            break
+        ply -= 1
+        c = (root_color + ply) & 1
+        score = -ret
+        alpha = fr[F_ALPHA, ply]
+        beta = fr[F_BETA, ply]
+        p1 = ply + 1
+        if fr[F_STAGE, ply] == STAGE_ZERO and score > alpha:
+            # Step 12. re-search: a reduced move at full depth, then a null-window success with the
+            # full window
+            if fr[F_REDUCED, ply] == 1:
+                fr[F_REDUCED, ply] = 0
+                fr[F_ALPHA, p1] = -alpha - 1
+                fr[F_BETA, p1] = -alpha
+                fr[F_DEPTH, p1] = fr[F_CHILD_DEPTH, ply]
+                ply = p1
+                action = ENTER
+                continue
+            if score < beta and beta - alpha > 1:
+                fr[F_STAGE, ply] = STAGE_FULL
+                fr[F_ALPHA, p1] = -beta
+                fr[F_BETA, p1] = -alpha
+                fr[F_DEPTH, p1] = fr[F_CHILD_DEPTH, ply]
+                ply = p1
+                action = ENTER
+                continue
+        # Step 13. a new best move: raise alpha, copy the PV, remember cut-off moves
+        cur = fr[F_CUR, ply]
+        if score > fr[F_BEST, ply]:
+            fr[F_BEST, ply] = score
+            fr[F_BESTI, ply] = cur
+            if score > alpha:
+                fr[F_ALPHA, ply] = score
+                pv_from[ply, ply] = mv_from[ply, cur]
+                pv_to[ply, ply] = mv_to[ply, cur]
+                pv_cap[ply, ply] = mv_cap[ply, cur]
+                m = pv_len[p1] if pv_len[p1] > p1 else p1
+                for j in range(p1, m):
+                    pv_from[ply, j] = pv_from[p1, j]
+                    pv_to[ply, j] = pv_to[p1, j]
+                    pv_cap[ply, j] = pv_cap[p1, j]
+                pv_len[ply] = m
+                if ply == 0:
+                    out[O_SCORE] = score
+                    out[O_FROM] = mv_from[0, cur]
+                    out[O_TO] = mv_to[0, cur]
+                    out[O_CAP] = np.int64(mv_cap[0, cur])
+                    out[O_HAVE_BEST] = 1
+                if score >= beta and mv_cap[ply, cur] == ZERO:
+                    code = move_code(mv_from[ply, cur], mv_to[ply, cur], ZERO)
+                    if killers[ply, 0] != code:
+                        killers[ply, 1] = killers[ply, 0]
+                        killers[ply, 0] = code
+                    dd = max(fr[F_DEPTH, ply], 1)
+                    h = history[c, mv_from[ply, cur], mv_to[ply, cur]] + dd * dd
+                    history[c, mv_from[ply, cur], mv_to[ply, cur]] = h
+                    if h > (1 << 30):
+                        for a in range(2):
+                            for x in range(64):
+                                for y in range(64):
+                                    history[a, x, y] //= 2
+        action = NEXT
+
+    out[O_NODES] = nodes
+    if out[O_ABORTED] == 0:
+        out[O_SCORE] = ret  # the root's best score (fail-soft: a bound outside the window)
+    out[O_PV_LEN] = pv_len[0]
+    return out[O_SCORE]

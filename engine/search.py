@@ -1,0 +1,441 @@
+"""The computer player: search limits and results, the Searcher, and the specification's levels.
+
+    searcher = Searcher()                     # owns the transposition table (64 MB by default)
+    searcher.warm_up()                        # compile or load the numba cache for both games
+    result = searcher.search(game, Limits(movetime=1.5), stop=flag, on_info=print)
+    result = choose_move(searcher, game, "medium", random.Random())
+
+``game`` is an :class:`engine.game.Game` (its history feeds the repetition and move-limit rules) or a
+bare :class:`Position` (no history). The kernels live in ``_search.py`` (search) and ``_eval.py``
+(evaluation); this module prepares their arrays and turns their bit-level results into ``Move``s.
+
+Levels (specification, shared/seeds/000 FAQ "Is there a winning strategy for Checkers?"): Easy plays
+40% of its moves at random and otherwise searches 2 plies; Medium searches 8 plies in American
+checkers and 6 in International draughts; Hard searches up to 1.5 s per move, as deep as that goes.
+Within a level the computer picks at random among the moves that score as well as the best one (or
+within the level's small margin), so it doesn't play the same game every time.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from typing import Callable
+
+import numpy as np
+
+from . import _board
+from . import _search as K
+from ._eval import eval_tables
+from ._movegen import MAX_MOVES, MAX_PATH, new_scratch
+from .position import Move, Position
+from .variants import VARIANTS, Variant
+
+MATE = K.MATE
+MATE_BOUND = K.MATE_BOUND
+_MAX_DEPTH = K.MAX_PLY - 32  # iterative deepening never asks for more (extensions need the rest)
+_ASPIRATION = 40  # centi-men either side of the last score
+_ZOBRIST_SEED = 0x5EED_C4EC
+
+
+@dataclass(frozen=True)
+class Limits:
+    """When to stop: after ``depth`` plies, ``movetime`` seconds or ``nodes`` nodes, whichever first.
+    None everywhere means "until stopped" (up to the deepest depth the stack allows)."""
+
+    depth: int | None = None
+    movetime: float | None = None
+    nodes: int | None = None
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """The move to play. ``score`` is in centi-men from the side to move's view; a win scores
+    ``MATE - plies`` (a loss the negative), so ``abs(score) > MATE_BOUND`` means a forced result."""
+
+    move: Move
+    score: int
+    depth: int
+    nodes: int
+    seconds: float
+    pv: tuple[Move, ...]
+
+
+@dataclass(frozen=True)
+class Info:
+    """One finished iteration of iterative deepening."""
+
+    depth: int
+    score: int
+    nodes: int
+    seconds: float
+    pv: tuple[Move, ...]
+
+
+@lru_cache(maxsize=None)
+def zobrist(variant: Variant) -> np.ndarray:
+    """The variant's Zobrist table (5 x 64 uint64): rows white man, white king, black man, black king,
+    and [4, 0] for Black to move. Fixed seed, so keys (and the bench signature) never change."""
+    rng = np.random.default_rng(_ZOBRIST_SEED + variant.size)
+    table = rng.integers(1, np.iinfo(np.uint64).max, size=(5, 64), dtype=np.uint64, endpoint=True)
+    table.setflags(write=False)
+    return table
+
+
+def position_key(pos: Position) -> int:
+    """The Zobrist key the search uses for ``pos``."""
+    return int(K.position_key(np.uint64(pos.white), np.uint64(pos.black), np.uint64(pos.kings), int(pos.turn),
+                              zobrist(pos.variant)))
+
+
+def _is_irreversible(before: Position, after: Position) -> bool:
+    """A man moved or a piece was captured between two consecutive positions."""
+    men_before = (before.white | before.black) & ~before.kings
+    men_after = (after.white | after.black) & ~after.kings
+    return men_before != men_after or (before.white | before.black).bit_count() != (after.white | after.black).bit_count()
+
+
+def _context(game) -> tuple[Position, list[Position], int, int | None]:
+    """(position, positions since the last irreversible move before it, quiet plies, plies until the
+    nearest automatic draw or None) of a Game, or of a bare Position."""
+    if isinstance(game, Position):
+        return game, [], 0, None
+    positions = list(game.positions)
+    pos = positions[-1]
+    quiet = getattr(game, "quiet_plies", None)
+    if quiet is None:
+        quiet = 0
+        while quiet + 1 < len(positions) and not _is_irreversible(positions[-quiet - 2], positions[-quiet - 1]):
+            quiet += 1
+    quiet = min(quiet, len(positions) - 1)
+    history = positions[len(positions) - 1 - quiet:-1] if quiet > 0 else []
+    return pos, history, quiet, getattr(game, "plies_until_draw", None)
+
+
+class Searcher:
+    """Owns the transposition table, killers, history and the kernel's work arrays; one search at a
+    time. ``weights`` maps a variant name to an evaluation weight vector (see ``_eval.WEIGHTS``) to
+    try other numbers in a match."""
+
+    def __init__(self, tt_size_mb: int = 64, weights: dict[str, tuple[int, ...]] | None = None):
+        entries = max(2, tt_size_mb * (1 << 20) // 16)  # 16 bytes an entry (key + data)
+        entries = 1 << (entries.bit_length() - 1)
+        self._tt_key = np.zeros(entries, dtype=np.uint64)
+        self._tt_data = np.zeros(entries, dtype=np.int64)
+        self._killers = np.zeros((K.MAX_PLY, 2), dtype=np.int64)
+        self._history = np.zeros((2, 64, 64), dtype=np.int64)
+        self._generation = 0
+        self._weights = {k: tuple(int(x) for x in v) for k, v in (weights or {}).items()}
+        self._fr = np.zeros((K.F_COUNT, K.MAX_PLY), dtype=np.int64)
+        self._bfr = np.zeros((K.B_COUNT, K.MAX_PLY), dtype=np.uint64)
+        self._mv_from = np.zeros((K.MAX_PLY, MAX_MOVES), dtype=np.int64)
+        self._mv_to = np.zeros((K.MAX_PLY, MAX_MOVES), dtype=np.int64)
+        self._mv_cap = np.zeros((K.MAX_PLY, MAX_MOVES), dtype=np.uint64)
+        self._mv_score = np.zeros((K.MAX_PLY, MAX_MOVES), dtype=np.int64)
+        self._pv_from = np.zeros((K.MAX_PLY, K.MAX_PLY), dtype=np.int64)
+        self._pv_to = np.zeros((K.MAX_PLY, K.MAX_PLY), dtype=np.int64)
+        self._pv_cap = np.zeros((K.MAX_PLY, K.MAX_PLY), dtype=np.uint64)
+        self._pv_len = np.zeros(K.MAX_PLY, dtype=np.int64)
+        self._scratch, self._capstk = new_scratch()
+        self._routes = np.zeros((1, MAX_PATH), dtype=np.int64)
+        self._route_len = np.zeros(1, dtype=np.int64)
+        self._out = np.zeros(K.O_COUNT, dtype=np.int64)
+        self._time_up = np.zeros(1, dtype=np.int64)  # set by a timer thread when movetime runs out
+        self._no_stop = np.zeros(1, dtype=np.int64)
+
+    @property
+    def tt_entries(self) -> int:
+        return int(self._tt_key.shape[0])
+
+    def new_game(self) -> None:
+        """Forget everything learnt: transposition table, killers, history."""
+        self._tt_key[:] = 0
+        self._tt_data[:] = 0
+        self._killers[:] = 0
+        self._history[:] = 0
+        self._generation = 0
+
+    def warm_up(self) -> None:
+        """Compile the kernels, or load them from numba's disk cache, for both games (a tiny search)."""
+        for variant in VARIANTS.values():
+            self.search(Position.initial(variant), Limits(depth=2))
+        self.new_game()
+
+    # --- one search ----------------------------------------------------------------------------
+
+    def _prepare(self, game, stop):
+        """Set up the root frame and the kernel's arguments; returns (position, root moves in kernel
+        order as Moves, argument list with depth/alpha/beta/root_only at 1..4)."""
+        pos, history, quiet, until_draw = _context(game)
+        variant = pos.variant
+        rules, masks, nbr, _ = _board.layout(variant)
+        weights, tables, emasks = eval_tables(variant, self._weights.get(variant.name))
+        zob = zobrist(variant)
+        rep = np.zeros(len(history) + K.MAX_PLY + 1, dtype=np.uint64)
+        for i, p in enumerate(history):
+            rep[i] = position_key(p)
+        quiet_limit = 2 * variant.quiet_limit_moves
+        fr, bfr = self._fr, self._bfr
+        bfr[K.B_WHITE, 0] = pos.white
+        bfr[K.B_BLACK, 0] = pos.black
+        bfr[K.B_KINGS, 0] = pos.kings
+        bfr[K.B_KEY, 0] = position_key(pos)
+        fr[K.F_QUIET, 0] = quiet
+        group = int(K.endgame_group(np.uint64(pos.white), np.uint64(pos.black), np.uint64(pos.kings))) \
+            if variant.endgame_rule else 0
+        fr[K.F_GROUP, 0] = group
+        # the endgame count at the root: plies_until_draw is the nearer of it and the quiet-move count
+        draw_at = K.NO_LIMIT
+        if until_draw is not None and group and until_draw < quiet_limit - quiet:
+            draw_at = until_draw
+        fr[K.F_DRAWAT, 0] = draw_at
+        self._generation += 1
+        args = [int(pos.turn), 1, -K.INFINITE, K.INFINITE, -1, 1, rules, masks, nbr, weights, tables, emasks, zob,
+                self._tt_key, self._tt_data, self._generation, self._killers, self._history, rep, len(history),
+                quiet_limit, int(variant.endgame_rule), self._time_up, self._no_stop if stop is None else stop,
+                1 << 62, fr, bfr, self._mv_from, self._mv_to, self._mv_cap, self._mv_score, self._pv_from,
+                self._pv_to, self._pv_cap, self._pv_len, self._scratch, self._capstk, self._routes,
+                self._route_len, self._out]
+        return pos, self._root_moves(pos), args
+
+    def _root_moves(self, pos: Position) -> list[Move]:
+        """The legal moves in the order the kernel generates them (root_only indexes this list)."""
+        rules, masks, nbr, _ = _board.layout(pos.variant)
+        us, them = (pos.white, pos.black) if pos.turn == 0 else (pos.black, pos.white)
+        f = np.zeros(MAX_MOVES, dtype=np.int64)
+        t = np.zeros(MAX_MOVES, dtype=np.int64)
+        c = np.zeros(MAX_MOVES, dtype=np.uint64)
+        n = K.gen_moves(np.uint64(us), np.uint64(them), np.uint64(pos.kings), int(pos.turn), rules, masks, nbr,
+                        self._scratch, self._capstk, f, t, c, self._routes, self._route_len)
+        return [self._to_move(pos, int(f[i]), int(t[i]), int(c[i])) for i in range(n)]
+
+    @staticmethod
+    def _to_move(pos: Position, frm: int, to: int, cap: int) -> Move:
+        table = _board.layout(pos.variant)[3]
+        ident = (int(table[frm]), int(table[to]), tuple(_board.squares_of(pos.variant, cap)))
+        for m in pos.legal_moves():
+            if (m.start, m.end, m.captured) == ident:
+                return m
+        raise AssertionError(f"kernel move {ident} is not legal in {pos.fen()}")
+
+    def _pv(self, pos: Position) -> tuple[Move, ...]:
+        out = []
+        for j in range(int(self._pv_len[0])):
+            try:
+                move = self._to_move(pos, int(self._pv_from[0, j]), int(self._pv_to[0, j]), int(self._pv_cap[0, j]))
+            except AssertionError:
+                break
+            out.append(move)
+            pos = pos.play(move)
+        return tuple(out)
+
+    def _run(self, args, depth, alpha, beta, root_only=-1, max_nodes=1 << 62):
+        args[1], args[2], args[3], args[4] = depth, alpha, beta, root_only
+        args[24] = max_nodes
+        K.search(*args)
+        return int(self._out[K.O_SCORE]), bool(self._out[K.O_ABORTED])
+
+    def search(self, game, limits: Limits, stop: np.ndarray | None = None,
+               on_info: Callable[[Info], None] | None = None) -> SearchResult:
+        """Iterative deepening to ``limits``. ``stop`` is a shared integer array (int64 avoids a second
+        compilation) polled every 1024 nodes: non-zero ends the search at once. Returns the best move
+        of the last finished iteration, or of the unfinished one when it already has a better one;
+        always a legal move. Raises ValueError when the side to move has none."""
+        started = time.perf_counter()
+        pos, root_moves, args = self._prepare(game, stop)
+        if not root_moves:
+            raise ValueError(f"no legal move in {pos.fen()}")
+        self._out[:] = 0
+        self._time_up[0] = 0
+        timer = None
+        if limits.movetime is not None:
+            timer = threading.Timer(max(0.0, limits.movetime), self._time_up.fill, (1,))
+            timer.daemon = True
+            timer.start()
+        max_depth = min(limits.depth or _MAX_DEPTH, _MAX_DEPTH)
+        max_nodes = limits.nodes if limits.nodes is not None else 1 << 62
+        best: SearchResult | None = None
+        try:
+            for depth in range(1, max_depth + 1):
+                alpha, beta = -K.INFINITE, K.INFINITE
+                if best is not None and depth >= 5 and abs(best.score) < MATE_BOUND:
+                    alpha, beta = best.score - _ASPIRATION, best.score + _ASPIRATION
+                while True:
+                    score, aborted = self._run(args, depth, alpha, beta, max_nodes=max_nodes)
+                    if aborted or alpha < score < beta:
+                        break
+                    # outside the aspiration window: open that side and search again
+                    if score <= alpha:
+                        alpha = -K.INFINITE
+                    else:
+                        beta = K.INFINITE
+                nodes = int(self._out[K.O_NODES])
+                seconds = time.perf_counter() - started
+                if aborted:
+                    if self._out[K.O_HAVE_BEST] and best is not None:
+                        move = self._to_move(pos, *(int(x) for x in self._out[K.O_FROM:K.O_CAP + 1]))
+                        if move != best.move and self._out[K.O_SCORE] > best.score:
+                            best = SearchResult(move, int(self._out[K.O_SCORE]), depth, nodes, seconds,
+                                                self._pv(pos))
+                    break
+                move = self._to_move(pos, *(int(x) for x in self._out[K.O_FROM:K.O_CAP + 1]))
+                best = SearchResult(move, score, depth, nodes, seconds, self._pv(pos) or (move,))
+                if on_info is not None:
+                    on_info(Info(depth, score, nodes, seconds, best.pv))
+                if len(root_moves) == 1 and limits.depth is None:
+                    break  # a forced move: nothing to think about
+                if limits.depth is None and abs(score) > MATE_BOUND and depth > MATE - abs(score) + 2:
+                    break  # a forced result found with room to spare
+                if limits.movetime is not None and seconds > 0.5 * limits.movetime:
+                    break  # the next iteration would not finish in time
+        finally:
+            if timer is not None:
+                timer.cancel()
+        if best is None:
+            # stopped before depth 1 finished: a depth-1 search without the stop flags
+            args[22], args[23] = self._no_stop, self._no_stop
+            self._time_up[0] = 0
+            score, _ = self._run(args, 1, -K.INFINITE, K.INFINITE)
+            move = self._to_move(pos, *(int(x) for x in self._out[K.O_FROM:K.O_CAP + 1]))
+            best = SearchResult(move, score, 1, int(self._out[K.O_NODES]), time.perf_counter() - started, (move,))
+        return replace(best, nodes=int(self._out[K.O_NODES]), seconds=time.perf_counter() - started)
+
+    def equal_moves(self, game, result: SearchResult, margin: int, movetime: float | None = None,
+                    stop: np.ndarray | None = None) -> list[Move]:
+        """The moves that score at least ``result.score - margin`` at ``result.depth`` (the best move
+        always among them), each proved by a null-window search of that move alone. Moves whose
+        proof doesn't finish within ``movetime`` seconds are left out."""
+        if result.depth <= 0 or abs(result.score) > MATE_BOUND:
+            return [result.move]
+        pos, root_moves, args = self._prepare(game, stop)
+        self._out[:] = 0
+        self._time_up[0] = 0
+        timer = None
+        if movetime is not None:
+            timer = threading.Timer(max(0.0, movetime), self._time_up.fill, (1,))
+            timer.daemon = True
+            timer.start()
+        threshold = result.score - margin
+        out = [result.move]
+        try:
+            for i, move in enumerate(root_moves):
+                if move == result.move:
+                    continue
+                score, aborted = self._run(args, result.depth, threshold - 1, threshold, root_only=i)
+                if aborted:
+                    break
+                if score >= threshold:
+                    out.append(move)
+        finally:
+            if timer is not None:
+                timer.cancel()
+        order = {m: i for i, m in enumerate(pos.legal_moves())}
+        return sorted(out, key=order.__getitem__)
+
+
+# --- levels -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Level:
+    """A computer level. ``depth`` per variant name (or None), ``movetime`` in seconds (or None);
+    ``random_share`` of moves played at random; ``margin``: moves within this many centi-men of the
+    best are played as often as the best; ``accept_margin``: a draw offer is accepted when the
+    computer's own score is at most this."""
+
+    name: str
+    depth: dict[str, int] | None
+    movetime: float | None
+    random_share: float = 0.0
+    margin: int = 0
+    accept_margin: int = 10
+
+    def limits(self, variant: Variant) -> Limits:
+        return Limits(depth=self.depth[variant.name] if self.depth else None, movetime=self.movetime)
+
+
+LEVELS: dict[str, Level] = {
+    "easy": Level("easy", depth={"american": 2, "international": 2}, movetime=None, random_share=0.4, margin=0,
+                  accept_margin=25),
+    "medium": Level("medium", depth={"american": 8, "international": 6}, movetime=None, margin=5),
+    "hard": Level("hard", depth=None, movetime=1.5, margin=0),
+}
+
+# Hard's 1.5 s: most to the search, the rest to finding moves as good as the best one
+_HARD_SEARCH_SHARE = 0.8
+
+
+def _level(level: str) -> Level:
+    try:
+        return LEVELS[level]
+    except KeyError:
+        raise ValueError(f"unknown level {level!r}: choose {', '.join(LEVELS)}") from None
+
+
+def choose_move(searcher: Searcher, game, level: str, rng: random.Random, stop: np.ndarray | None = None,
+                on_info: Callable[[Info], None] | None = None) -> SearchResult:
+    """The computer's move at ``level`` (see the module docstring). A random move (Easy) is reported
+    with depth 0 and score 0."""
+    lv = _level(level)
+    started = time.perf_counter()
+    pos = _context(game)[0]
+    legal = pos.legal_moves()
+    if not legal:
+        raise ValueError(f"no legal move in {pos.fen()}")
+    if lv.random_share and rng.random() < lv.random_share:
+        move = rng.choice(legal)
+        return SearchResult(move, 0, 0, 0, time.perf_counter() - started, (move,))
+    limits = lv.limits(pos.variant)
+    if limits.movetime is not None:
+        limits = replace(limits, movetime=limits.movetime * _HARD_SEARCH_SHARE)
+    result = searcher.search(game, limits, stop, on_info)
+    if len(legal) == 1:
+        return result
+    budget = None
+    if lv.movetime is not None:
+        budget = max(0.0, lv.movetime - (time.perf_counter() - started))
+    if stop is not None and stop[0]:
+        return result
+    candidates = searcher.equal_moves(game, result, lv.margin, budget, stop)
+    move = rng.choice(candidates)
+    if move == result.move:
+        return replace(result, seconds=time.perf_counter() - started)
+    return replace(result, move=move, pv=(move,), seconds=time.perf_counter() - started)
+
+
+def accepts_draw(searcher: Searcher, game, level: str) -> bool:
+    """Whether the computer, to move in ``game``, accepts its opponent's draw offer: when its
+    position is no better than level at ``level``'s search (Hard thinks for at most 0.5 s)."""
+    lv = _level(level)
+    pos = _context(game)[0]
+    if not pos.legal_moves():
+        return True
+    limits = lv.limits(pos.variant)
+    if limits.movetime is not None:
+        limits = Limits(movetime=0.5)
+    return searcher.search(game, limits).score <= lv.accept_margin
+
+
+# own offers: only in a long, quiet, level game, and never more often than the game record allows
+_OFFER_AFTER_PLIES = 60
+_OFFER_QUIET_PLIES = 10
+_OFFER_LEVEL = 5
+
+
+def offers_draw(searcher: Searcher, game, level: str, last_score: int | None) -> bool:
+    """Whether the computer attaches a draw offer to its next move: only when the record allows one
+    (``game.can_offer_draw()``), the game has gone on for 30 moves each, the last 5 moves each were
+    quiet (only kings moved) and the computer's last score was dead level. Rare by design."""
+    _level(level)
+    can = getattr(game, "can_offer_draw", None)
+    if can is None or not can()[0] or last_score is None:
+        return False
+    if abs(last_score) > _OFFER_LEVEL:
+        return False
+    pos, _, quiet, _ = _context(game)
+    if len(getattr(game, "moves", ())) < _OFFER_AFTER_PLIES or quiet < _OFFER_QUIET_PLIES:
+        return False
+    return pos.count(pos.turn) == pos.count(pos.turn.opponent) or abs(last_score) == 0
