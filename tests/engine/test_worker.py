@@ -1,0 +1,174 @@
+"""The worker process: starts and says ready, searches, stops, drops stale replies, survives being
+killed, and leaves no process behind. Waits have generous timeouts; nothing asserts a duration."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+
+import pytest
+
+from engine import AMERICAN, INTERNATIONAL
+from engine.game import Game
+from engine.search import Limits
+from engine.worker import BestMove, DrawAnswer, EngineClient, Error, Info, Ready, Search
+
+LONG = Limits(movetime=600.0)  # a search that only a stop can end within any test's timeout
+TIMEOUT = 120.0  # generous: a fresh worker may have to load (or compile) the numba cache
+
+
+@pytest.fixture(scope="module")
+def client():
+    c = EngineClient.start(tt_size_mb=8)
+    c.wait_ready(TIMEOUT)
+    yield c
+    c.close()
+
+
+def game_after(variant, moves: str = "") -> Game:
+    game = Game(variant)
+    for text in moves.split():
+        game.play(text)
+    return game
+
+
+def replies_until_answer(client: EngineClient, request_id: int, timeout: float = TIMEOUT) -> list:
+    """Every reply poll() hands out until the answer to ``request_id``, that answer last."""
+    out = []
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for reply in client.poll():
+            out.append(reply)
+            if reply.request_id == request_id and isinstance(reply, (BestMove, DrawAnswer, Error)):
+                return out
+        time.sleep(0.005)
+    raise TimeoutError(f"no answer to {request_id}; got {out}")
+
+
+def wait_for_info(client: EngineClient, request_id: int, timeout: float = TIMEOUT) -> Info:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for reply in client.poll():
+            if isinstance(reply, Info) and reply.request_id == request_id:
+                return reply
+        time.sleep(0.005)
+    raise TimeoutError(f"no Info for {request_id}")
+
+
+def is_gone(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    return False
+
+
+@pytest.mark.parametrize("variant, moves", [(AMERICAN, "11-15 23-19"), (INTERNATIONAL, "32-28 18-23")])
+def test_search_returns_a_legal_move_with_info(client, variant, moves):
+    game = game_after(variant, moves)
+    rid = client.request_move(game, limits=Limits(depth=4))
+    replies = replies_until_answer(client, rid)
+    best = replies[-1]
+    assert isinstance(best, BestMove), best
+    assert best.move in game.position.legal_moves()
+    assert game.position.parse_move(best.text) == best.move
+    infos = [r for r in replies if isinstance(r, Info) and r.request_id == rid]
+    assert infos and infos[-1].depth >= 1
+    assert not client.is_busy
+
+
+def test_level_search_is_legal_and_repeatable_with_a_seed(client):
+    game = game_after(AMERICAN)
+    answers = []
+    for _ in range(2):
+        client.new_game()  # the same empty table for both
+        answers.append(client.wait(client.request_move(game, level="easy", seed=7), TIMEOUT))
+    assert all(isinstance(a, BestMove) and a.move in game.position.legal_moves() for a in answers)
+    assert answers[0].move == answers[1].move
+
+
+def test_stop_returns_a_legal_move(client):
+    game = game_after(INTERNATIONAL, "32-28")
+    rid = client.request_move(game, limits=LONG)
+    wait_for_info(client, rid)
+    client.stop(rid)
+    best = client.wait(rid, timeout=30.0)  # far below the 600 s the search was given
+    assert isinstance(best, BestMove)
+    assert best.move in game.position.legal_moves()
+
+
+def test_cancel_drops_stale_replies_and_the_next_request_is_answered(client):
+    game = game_after(AMERICAN, "9-14")
+    stale = client.request_move(game, limits=LONG)
+    wait_for_info(client, stale)
+    client.cancel()
+    assert not client.is_busy
+    fresh = client.request_move(game, limits=Limits(depth=3))
+    replies = replies_until_answer(client, fresh, timeout=30.0)
+    assert all(r.request_id != stale for r in replies)
+    assert isinstance(replies[-1], BestMove) and replies[-1].move in game.position.legal_moves()
+
+
+def test_a_request_cancelled_before_it_starts_is_never_answered(client):
+    game = game_after(AMERICAN)
+    first = client.request_move(game, limits=LONG)
+    second = client.request_move(game, limits=LONG)
+    client.cancel()  # both: the second is still queued behind the first
+    fresh = client.request_move(game, limits=Limits(depth=2))
+    replies = replies_until_answer(client, fresh, timeout=30.0)
+    assert all(r.request_id not in (first, second) for r in replies)
+
+
+def test_draw_questions_are_answered(client):
+    game = game_after(AMERICAN, "11-15 23-19")
+    for kind in ("accept", "offer"):
+        answer = client.wait(client.ask_draw(game, "medium", kind, last_score=0), TIMEOUT)
+        assert isinstance(answer, DrawAnswer) and answer.kind == kind and isinstance(answer.answer, bool)
+    with pytest.raises(ValueError, match="draw question"):
+        client.ask_draw(game, "medium", "resign")
+
+
+def test_bad_requests_give_errors_and_unknown_messages_are_ignored(client):
+    with pytest.raises(ValueError, match="exactly one"):
+        client.request_move(game_after(AMERICAN))
+    client._worker.requests.put("not a message")  # logged and ignored by the worker
+    rid = client._submit(lambda rid: Search(rid, {"variant": "chess", "start": "W:W1:B2", "moves": []}, level="easy"))
+    error = client.wait(rid, TIMEOUT)
+    assert isinstance(error, Error) and "chess" in error.message
+    game = game_after(AMERICAN)
+    assert isinstance(client.wait(client.request_move(game, limits=Limits(depth=2)), TIMEOUT), BestMove)
+
+
+def test_a_killed_worker_is_replaced_and_the_request_still_answered(client):
+    game = game_after(INTERNATIONAL, "33-28 17-22")
+    old_pid = client.pid
+    restarts = client.restarts
+    rid = client.request_move(game, limits=Limits(depth=5))
+    os.kill(old_pid, signal.SIGKILL)
+    replies = replies_until_answer(client, rid)
+    assert client.restarts == restarts + 1 and client.pid != old_pid
+    assert any(isinstance(r, Ready) for r in replies)
+    assert isinstance(replies[-1], BestMove) and replies[-1].move in game.position.legal_moves()
+    assert is_gone(old_pid)
+
+
+def test_close_during_a_search_leaves_no_process():
+    c = EngineClient.start(tt_size_mb=8)
+    c.wait_ready(TIMEOUT)
+    process, pid = c._worker.process, c.pid
+    rid = c.request_move(game_after(AMERICAN), limits=LONG)
+    wait_for_info(c, rid)
+    c.close()
+    assert not process.is_alive()
+    assert is_gone(pid)
+    assert c.poll() == []
+    c.close()  # twice is fine
+
+
+def test_close_before_ready_leaves_no_process():
+    c = EngineClient.start(tt_size_mb=8)
+    process, pid = c._worker.process, c.pid
+    c.close()
+    assert not process.is_alive()
+    assert is_gone(pid)
