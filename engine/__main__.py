@@ -2,12 +2,14 @@
 
     python -m engine perft --depth 6 [--variant international] [--fen FEN] [--divide] [--json]
     python -m engine moves [--fen FEN | --fen -] [--json]
+    python -m engine game [--fen FEN] [--moves "11-15 23-19 ..."] [--json]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import time
 
@@ -15,7 +17,8 @@ import numpy as np
 
 from . import _board
 from ._movegen import perft
-from .position import InvalidFenError, Position
+from .game import Game
+from .position import IllegalMoveError, InvalidFenError, Position
 from .variants import Variant, variant_named
 
 
@@ -79,6 +82,32 @@ def cmd_moves(args) -> int:
     return 0
 
 
+def cmd_game(args) -> int:
+    """Play ``--moves`` from the position and print where the game stands (its FEN, the side to move,
+    the outcome or null, the plies left before an automatic draw)."""
+    game = Game(args.variant, _position(args))
+    # Move numbers such as "1." or "12..." may sit between the moves, as in PDN.
+    texts = [t for t in args.moves.replace(",", " ").split() if not re.fullmatch(r"\d+\.+", t)]
+    for number, text in enumerate(texts, start=1):
+        try:
+            game.play(text)
+        except IllegalMoveError as err:
+            print(f"error: move {number} {text!r}: {err}", file=sys.stderr)
+            return 2
+    outcome = game.outcome
+    result = {"fen": game.position.fen(), "to_move": game.turn.label,
+              "outcome": outcome.to_dict() if outcome else None, "plies_until_draw": game.plies_until_draw}
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print(f"fen: {result['fen']}")
+        if outcome is None:
+            print(f"{game.turn.label} to move; automatic draw in {game.plies_until_draw} plies")
+        else:
+            print(f"game over: {outcome.result} ({outcome.reason})")
+    return 0
+
+
 def add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--variant", type=variant_named, default="american",
                    help="american (english, checkers, 8x8) or international (10x10)")
@@ -97,6 +126,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("moves", help="list the legal moves (--fen - reads one FEN a line from stdin)")
     add_common(p)
     p.set_defaults(func=cmd_moves)
+    p = sub.add_parser("game", help="play moves from the position and print the outcome and draw counts")
+    add_common(p)
+    p.add_argument("--moves", default="", help='moves separated by spaces, e.g. "11-15 23-19"')
+    p.set_defaults(func=cmd_game)
     return parser
 
 
