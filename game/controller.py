@@ -272,7 +272,7 @@ class Controller:
     selected: int | None = None
     entered: tuple[int, ...] = ()  # landing squares pressed so far in a capture
     dragging: int | None = None
-    cursor: tuple[int, int] = (3, 0)  # (file, rank) in the first player's frame
+    cursor: tuple[int, int] = (2, 0)  # (file, rank) of a dark square in the first player's frame
     cursor_visible: bool = False
     flipped: bool = False  # the board seen from the second player's side
     offer_armed: bool = False
@@ -415,6 +415,13 @@ class Controller:
         """Whether the board is turned 180 degrees (the second player's pieces near)."""
         return self.near_color() is not self.variant.first_player
 
+    def _home_cursor(self) -> tuple[int, int]:
+        """A dark square in the middle of the near edge."""
+        n = self.variant.size
+        rank = 0 if self.near_color() is self.variant.first_player else n - 1
+        file = n // 2 - 1
+        return (file if coords_square(self.variant, file, rank) is not None else file + 1), rank
+
     def cursor_square(self) -> int | None:
         return coords_square(self.variant, *self.cursor)
 
@@ -430,7 +437,7 @@ class Controller:
         self._press(i.square, i.outside)
 
     def _on_DragStarted(self, i: DragStarted) -> None:
-        if self.is_human_turn() and self._own_piece(i.square) and not (self.selected == i.square and self.entered):
+        if self.is_human_turn() and self.is_own_piece(i.square) and not (self.selected == i.square and self.entered):
             self.dragging = i.square
             if self.selected != i.square:
                 self._select(i.square)
@@ -456,15 +463,26 @@ class Controller:
             self._deselect()
 
     def _on_CursorMove(self, i: CursorMove) -> None:
+        """The cursor keeps to the dark squares: left and right jump to the next dark square of the row,
+        up and down step to the next row, alternating to either side so it keeps to its column."""
         if self.screen != "game":
             return
         if not self.cursor_visible:
             self.cursor_visible = True
             return
         sign = -1 if self.second_side_near() else 1
-        n = self.variant.size
+        n, v = self.variant.size, self.variant
         f, r = self.cursor
-        self.cursor = (min(n - 1, max(0, f + sign * i.dx)), min(n - 1, max(0, r + sign * i.dy)))
+        if i.dx:
+            candidates = [(f + 2 * sign * i.dx, r)]
+        else:
+            r2 = r + sign * i.dy
+            side = 1 if f % 2 == 0 else -1
+            candidates = [(f + side, r2), (f - side, r2)]
+        for cf, cr in candidates:
+            if 0 <= cf < n and 0 <= cr < n and coords_square(v, cf, cr) is not None:
+                self.cursor = (cf, cr)
+                return
 
     def _on_CursorPress(self, _i) -> None:
         if self.screen == "game":
@@ -577,7 +595,8 @@ class Controller:
 
     # --- pressing squares -----------------------------------------------------------------------
 
-    def _own_piece(self, square: int | None) -> bool:
+    def is_own_piece(self, square: int | None) -> bool:
+        """Whether a piece of the side to move stands on ``square``."""
         if square is None or self.game is None:
             return False
         piece = self.game.position.piece_at(square)
@@ -593,7 +612,7 @@ class Controller:
             return
         if self.selected is not None and square == self.selected:
             self._deselect()
-        elif self._own_piece(square):
+        elif self.is_own_piece(square):
             self._select(square)
         elif self.selected is not None:
             if self.entered:
@@ -763,8 +782,7 @@ class Controller:
         self.notice = None
         self._recorded = False
         self._after_change()
-        near = self.near_color()
-        self.cursor = (variant.size // 2 - 1, 0) if near is variant.first_player else (variant.size // 2, variant.size - 1)
+        self.cursor = self._home_cursor()
         self._save()
         self._start_computer_turn()
 

@@ -212,31 +212,40 @@ def test_notation_setting_changes_the_move_text(make):
     assert c.move_text(move) == "11-15"
 
 
-def test_keyboard_cursor_moves_and_presses(make):
+def test_keyboard_cursor_moves_over_dark_squares_and_presses(make):
     c = make()
+    c.cursor = (2, 0)
     c.handle(CursorMove(1, 0))  # the first key only shows the cursor
-    assert c.cursor_visible and c.cursor == (3, 0)
+    assert c.cursor_visible and c.cursor_square() == sq("c1")
+    c.handle(CursorMove(1, 0))
+    assert c.cursor_square() == sq("e1"), "right jumps to the next dark square"
     c.handle(CursorMove(-1, 0))
     c.handle(CursorMove(0, 1))
     c.handle(CursorMove(0, 1))
-    assert c.cursor_square() == sq("c3")
+    assert c.cursor_square() == sq("c3"), "up zigzags and keeps to the column"
     c.handle(CursorPress())
     assert c.selected == sq("c3")
-    c.handle(CursorMove(1, 0))
     c.handle(CursorMove(0, 1))
+    assert c.cursor_square() in (sq("b4"), sq("d4"))
     c.handle(CursorPress())
-    assert played(c) == ["c3-d4"]
+    assert len(c.game.moves) == 1
+    for _ in range(20):
+        c.handle(CursorMove(0, -1))
+        c.handle(CursorMove(-1, 0))
+        assert c.cursor_square() is not None
+    assert c.cursor[1] == 0
 
 
 def test_cursor_moves_with_the_screen_when_the_board_is_flipped(make):
     c = make()
     c.cursor_visible = True
+    c.cursor = (2, 2)
     c.handle(FlipBoard())
     assert c.second_side_near()
-    c.handle(CursorMove(1, 1))
-    assert c.cursor == (2, 0), "right and up on the screen are left and down for the first player"
-    c.handle(CursorMove(-10, -10))
-    assert c.cursor == (7, 7)
+    c.handle(CursorMove(1, 0))
+    assert c.cursor == (0, 2), "right on the screen is left for the first player"
+    c.handle(CursorMove(0, 1))
+    assert c.cursor[1] == 1, "up on the screen is down for the first player"
 
 
 # --- against the computer -------------------------------------------------------------------------

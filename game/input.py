@@ -1,0 +1,171 @@
+"""The only reader of pygame events: turns mouse, keyboard and window events into intents.
+
+On the board a press on one of the mover's pieces is a press at once (it selects, as the
+specification asks: "each step is a single press"), and moving the pointer on from there drags the
+piece (drag and drop). A press elsewhere on the board counts when the button comes up without the
+pointer having moved; if it moved, the drag turns the camera instead (orbit), so turning the view never
+deselects. The wheel zooms. Arrow keys move the board cursor, Enter or Space presses (or activates the
+button focused with Tab), Esc cancels.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import pygame
+
+from game import controller as ctl
+
+DRAG_PIXELS = 6  # how far the pointer moves before a press becomes a drag
+
+
+@dataclass(frozen=True)
+class Quit:
+    pass
+
+
+@dataclass(frozen=True)
+class Resize:
+    width: int
+    height: int
+
+
+@dataclass(frozen=True)
+class Orbit:
+    """Turn the camera by a pointer movement of (dx, dy) pixels."""
+
+    dx: float
+    dy: float
+
+
+@dataclass(frozen=True)
+class Zoom:
+    steps: float  # wheel notches, positive = closer
+
+
+_ARROWS = {pygame.K_LEFT: (-1, 0), pygame.K_RIGHT: (1, 0), pygame.K_UP: (0, 1), pygame.K_DOWN: (0, -1)}
+_PRESS_KEYS = (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE)
+
+
+@dataclass
+class _Press:
+    kind: str  # "piece" (selected on press; may become a drag) | "board" (a press or an orbit) | "orbit"
+    pos: tuple[int, int]
+    square: int | None
+    on_board: bool
+    moved: bool = False
+
+
+class Input:
+    """Reads the event queue once a frame.
+
+    ``ui`` is the :class:`game.ui.Interface` (what is under the pointer, Tab focus), ``pick(x, y)``
+    returns ``(square, on_board)`` for a window point in the board's viewport (square None on a light
+    square or off the board), ``can_drag(square)`` says whether the piece there may be moved now.
+    """
+
+    def __init__(self, ui, pick: Callable[[int, int], tuple[int | None, bool]], can_drag: Callable[[int], bool]):
+        self.ui = ui
+        self.pick = pick
+        self.can_drag = can_drag
+        self._press: _Press | None = None
+        self._orbit_button: tuple[int, int] | None = None  # right/middle drag in progress: last pos
+
+    def poll(self) -> list:
+        """Every intent from the events since the last call."""
+        out: list = []
+        for event in pygame.event.get():
+            self._event(event, out)
+        return out
+
+    def _event(self, e, out: list) -> None:
+        t = e.type
+        if t == pygame.QUIT:
+            out.append(Quit())
+        elif t == pygame.VIDEORESIZE:
+            out.append(Resize(e.w, e.h))
+        elif t == pygame.MOUSEMOTION:
+            self.ui.mouse = e.pos
+            self._motion(e, out)
+        elif t == pygame.MOUSEBUTTONDOWN and e.button in (1, 2, 3):
+            self.ui.mouse = e.pos
+            if e.button == 1:
+                self._down(e.pos, out)
+            elif self.ui.layout.board.collidepoint(e.pos):
+                self._orbit_button = e.pos
+        elif t == pygame.MOUSEBUTTONUP and e.button in (1, 2, 3):
+            if e.button == 1:
+                self._up(e.pos, out)
+            else:
+                self._orbit_button = None
+        elif t == pygame.MOUSEWHEEL:
+            if self.ui.layout.board.collidepoint(pygame.mouse.get_pos()):
+                out.append(Zoom(e.precise_y if hasattr(e, "precise_y") else e.y))
+        elif t == pygame.WINDOWLEAVE:
+            self.ui.mouse = (-1, -1)
+        elif t == pygame.KEYDOWN:
+            self._key(e, out)
+
+    # --- mouse ----------------------------------------------------------------------------------
+
+    def _down(self, pos, out: list) -> None:
+        self._press = None
+        hit = self.ui.hit_at(pos)
+        if hit is not None:
+            out.append(hit.intent)
+            return
+        if not self.ui.layout.board.collidepoint(pos):
+            return
+        square, on_board = self.pick(*pos)
+        if square is not None and self.can_drag(square):
+            out.append(ctl.SquarePressed(square))
+            self._press = _Press("piece", pos, square, True)
+        else:
+            self._press = _Press("board", pos, square, on_board)
+
+    def _motion(self, e, out: list) -> None:
+        if self._orbit_button is not None:
+            out.append(Orbit(e.pos[0] - self._orbit_button[0], e.pos[1] - self._orbit_button[1]))
+            self._orbit_button = e.pos
+        p = self._press
+        if p is None:
+            return
+        if not p.moved:
+            if abs(e.pos[0] - p.pos[0]) + abs(e.pos[1] - p.pos[1]) < DRAG_PIXELS:
+                return
+            p.moved = True
+            if p.kind == "piece":
+                out.append(ctl.DragStarted(p.square))
+                return
+            p.kind = "orbit"
+            out.append(Orbit(e.pos[0] - p.pos[0], e.pos[1] - p.pos[1]))
+        elif p.kind == "orbit":
+            out.append(Orbit(*e.rel))
+
+    def _up(self, pos, out: list) -> None:
+        p, self._press = self._press, None
+        if p is None:
+            return
+        if p.kind == "piece" and p.moved:
+            square, _ = self.pick(*pos) if self.ui.layout.board.collidepoint(pos) else (None, False)
+            out.append(ctl.PieceDropped(p.square, square))
+        elif p.kind == "board" and not p.moved:
+            out.append(ctl.SquarePressed(p.square, outside=not p.on_board))
+
+    # --- keyboard -------------------------------------------------------------------------------
+
+    def _key(self, e, out: list) -> None:
+        k = e.key
+        if k in _ARROWS:
+            out.append(ctl.CursorMove(*_ARROWS[k]))
+        elif k in _PRESS_KEYS:
+            intent = self.ui.focused_intent()
+            out.append(intent if intent is not None else ctl.CursorPress())
+        elif k == pygame.K_ESCAPE:
+            self.ui.focus = None
+            out.append(ctl.Cancel())
+        elif k == pygame.K_TAB:
+            self.ui.move_focus(-1 if e.mod & pygame.KMOD_SHIFT else 1)
+        elif k == pygame.K_z and e.mod & pygame.KMOD_CTRL:
+            out.append(ctl.Undo())

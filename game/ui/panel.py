@@ -1,0 +1,514 @@
+"""The 2D interface, drawn with pygame onto one window-sized surface that the renderer lays over the
+3D board: the side panel (mode screen or game panel), the status line and the buttons on the board.
+
+Every frame :meth:`Interface.render` rebuilds the list of pressable things (:class:`Hit`), each with
+the intent a press sends, so hit-testing always matches what is on screen. The surface is redrawn
+only when something it shows has changed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pygame
+
+from game import controller as ctl
+from game.controller import Controller
+
+from . import theme as th
+from .layout import Layout, compute_layout
+
+LEVEL_TITLES = {"easy": "Easy", "medium": "Medium", "hard": "Hard"}
+SETTING_LABELS = {
+    "notation": lambda v: "Notation: " + ("c3-d4" if v == "algebraic" else "11-15"),
+    "square_numbers": lambda v: "Square numbers: " + ("on" if v else "off"),
+    "animation_speed": lambda v: f"Animation: {v}",
+    "sound": lambda v: "Sound: " + ("on" if v else "off"),
+}
+
+
+@dataclass(frozen=True)
+class DismissNotes:
+    """Close the notes about files set aside."""
+
+
+@dataclass(frozen=True)
+class Hit:
+    """Something pressable on screen: its rectangle, the intent it sends, a stable id for focus."""
+
+    rect: pygame.Rect
+    intent: object
+    id: str
+    enabled: bool = True
+
+
+class Interface:
+    """Draws the panel and the board overlays, and says what is under the pointer."""
+
+    def __init__(self, size: tuple[int, int]):
+        self.layout: Layout = compute_layout(*size)
+        self.surface = pygame.Surface(size, pygame.SRCALPHA)
+        self.hits: list[Hit] = []
+        self.mouse: tuple[int, int] = (-1, -1)
+        self.focus: str | None = None  # id of the focused hit (Tab), None: the board
+        self._key = None
+        self._surf = self.surface
+        self._hover: str | None = None
+        self._now = 0.0
+
+    # --- queries --------------------------------------------------------------------------------
+
+    def resize(self, size: tuple[int, int]) -> None:
+        self.layout = compute_layout(*size)
+        self.surface = pygame.Surface((self.layout.width, self.layout.height), pygame.SRCALPHA)
+        self._key = None
+
+    def hit_at(self, pos) -> Hit | None:
+        """The enabled hit under ``pos`` (the last drawn wins: overlays are drawn after the panel)."""
+        for h in reversed(self.hits):
+            if h.enabled and h.rect.collidepoint(pos):
+                return h
+        return None
+
+    def over_panel(self, pos) -> bool:
+        return self.layout.panel.collidepoint(pos) or self.hit_at(pos) is not None
+
+    def move_focus(self, step: int) -> None:
+        """Tab / Shift-Tab: the next pressable thing; past the last one the focus returns to the board."""
+        ids = [h.id for h in self.hits if h.enabled and not h.id.startswith("cell:")]
+        if not ids:
+            self.focus = None
+            return
+        order = [None] + ids
+        i = order.index(self.focus) if self.focus in order else 0
+        self.focus = order[(i + step) % len(order)]
+
+    def focused_intent(self):
+        for h in self.hits:
+            if h.id == self.focus and h.enabled:
+                return h.intent
+        return None
+
+    # --- drawing --------------------------------------------------------------------------------
+
+    def render(self, c: Controller, now: float, loading: str | None = None) -> bool:
+        """Redraw if anything shown has changed; returns whether the surface changed."""
+        hover = self.hit_at(self.mouse)
+        self._hover = hover.id if hover else None
+        busy = loading is not None or c.thinking or c.asking_draw
+        key = (self._state_key(c), self._hover, self.focus, loading, int(now * 3) if busy else 0,
+               self.layout.width, self.layout.height)
+        if key == self._key:
+            return False
+        self._key = key
+        self._now = now
+        self.hits = []
+        s = self.surface
+        s.fill((0, 0, 0, 0))
+        pygame.draw.rect(s, th.PANEL, self.layout.panel)
+        if c.screen == "mode" or c.game is None:
+            self._mode_panel(c, loading)
+        else:
+            self._game_panel(c)
+            self._board_overlays(c)
+        return True
+
+    @staticmethod
+    def _state_key(c: Controller):
+        g = c.game
+        return (c.screen, id(g), g.ply if g else 0, g.outcome if g else None, c.selected, c.entered, c.cursor,
+                c.cursor_visible, c.notice, tuple(c.notes), c.offer_armed, c.confirming_resign, c.thinking,
+                c.asking_draw, c.engine_ready, c.engine_status, tuple(vars(c.settings).items()), c.flipped,
+                c.mode, g.pending_offer if g else None, c.dragging, repr(c.storage.results()) if c.storage else None)
+
+    # --- primitives -----------------------------------------------------------------------------
+
+    def _button(self, rect, label: str, intent, *, enabled=True, active=False, style="normal", hit_id=None,
+                font=None) -> pygame.Rect:
+        rect = pygame.Rect(rect)
+        hit_id = hit_id or f"btn:{label}"
+        hovered = enabled and self._hover == hit_id
+        if not enabled:
+            bg, fg = th.BUTTON_DISABLED, th.TEXT_DISABLED
+        elif active or style == "primary":
+            bg, fg = th.ACCENT, th.ACCENT_TEXT
+            if hovered:
+                bg = tuple(min(255, v + 18) for v in bg)
+        elif style == "danger":
+            bg, fg = (th.DANGER if hovered else (150, 66, 62)), th.TEXT
+        else:
+            bg, fg = (th.BUTTON_HOVER if hovered else th.BUTTON), th.TEXT
+        pygame.draw.rect(self.surface, bg, rect, border_radius=th.RADIUS)
+        if self.focus == hit_id:
+            pygame.draw.rect(self.surface, th.FOCUS, rect.inflate(4, 4), width=2, border_radius=th.RADIUS + 2)
+        f = font or th.body_font()
+        img = th.text(f, label, fg)
+        if img.get_width() > rect.width - 12:
+            img = th.text(th.small_font(), label, fg)
+        self.surface.blit(img, img.get_rect(center=rect.center))
+        self.hits.append(Hit(rect, intent, hit_id, enabled))
+        return rect
+
+    def _label(self, x, y, value: str, f=None, colour=th.TEXT, right: int | None = None) -> int:
+        """One line of text at (x, y) (right-aligned to ``right`` when given); returns its height."""
+        img = th.text(f or th.body_font(), value, colour)
+        if right is not None:
+            x = right - img.get_width()
+        self.surface.blit(img, (x, y))
+        return img.get_height()
+
+    def _wrapped(self, x, y, w, value: str, f=None, colour=th.TEXT) -> int:
+        """Text wrapped to width ``w``; returns the height used."""
+        f = f or th.body_font()
+        line, top = "", y
+        for word in value.split():
+            trial = f"{line} {word}".strip()
+            if f.size(trial)[0] > w and line:
+                y += self._label(x, y, line, f, colour) + 2
+                line = word
+            else:
+                line = trial
+        if line:
+            y += self._label(x, y, line, f, colour) + 2
+        return y - top
+
+    def _heading(self, x, y, value: str) -> int:
+        return self._label(x, y, value.upper(), th.heading_font(), th.MUTED) + 6
+
+    def _flow(self, x, y, w, items, *, h=th.BUTTON_H, f=None, pad=14) -> int:
+        """Buttons laid out left to right, wrapping; ``items`` are (label, intent, options). Returns the
+        height used."""
+        f = f or th.body_font()
+        cx, cy = x, y
+        for label, intent, opts in items:
+            bw = min(w, f.size(label)[0] + 2 * pad)
+            if cx > x and cx + bw > x + w:
+                cx, cy = x, cy + h + th.GAP
+            self._button((cx, cy, bw, h), label, intent, font=f, **opts)
+            cx += bw + th.GAP
+        return cy + h - y if items else 0
+
+    def _pill(self, rect, colour=th.OVERLAY) -> None:
+        pill = pygame.Surface(rect.size, pygame.SRCALPHA)
+        pygame.draw.rect(pill, colour, pill.get_rect(), border_radius=th.RADIUS)
+        self.surface.blit(pill, rect.topleft)
+
+    # --- the mode screen ------------------------------------------------------------------------
+
+    def _mode_panel(self, c: Controller, loading: str | None) -> None:
+        p = self.layout.panel
+        two = p.width >= 640
+        col_w = (p.width - 3 * th.PAD) // 2 if two else p.width - 2 * th.PAD
+        x, y = p.x + th.PAD, p.y + th.PAD
+        y += self._label(x, y, "Checkers 3D", th.title_font()) + 2
+        y += self._label(x, y, "Choose the rules, then how to play.", th.body_font(), th.MUTED) + 14
+        variant = c.variant
+        y += self._heading(x, y, "Rules")
+        half = (col_w - th.GAP) // 2
+        for i, (name, title) in enumerate((("american", "American Checkers"),
+                                           ("international", "International Draughts"))):
+            self._button((x + i * (half + th.GAP), y, half, 40), title, ctl.ChooseRules(name),
+                         active=variant.name == name, hit_id=f"rules:{name}")
+        y += 40 + 6
+        size = f"{variant.size}×{variant.size}, {variant.rows_of_men * variant.row_width} pieces each"
+        y += self._label(x, y, size, th.small_font(), th.MUTED) + 16
+
+        first = variant.first_player.label.capitalize()
+        second = variant.first_player.opponent.label.capitalize()
+        y += self._heading(x, y, "Play vs computer")
+        y += self._label(x, y, f"You play first ({first})", th.small_font(), th.MUTED) + 6
+        results = c.storage.results().get(variant.name, {}) if c.storage is not None else {}
+        bw = min(150, col_w // 2)
+        for level in ctl.LEVELS:
+            self._button((x, y, bw, th.BUTTON_H), LEVEL_TITLES[level], ctl.StartGame(level), hit_id=f"level:{level}")
+            r = results.get(level, {})
+            summary = f"{r.get('win', 0)} won · {r.get('draw', 0)} drawn · {r.get('loss', 0)} lost"
+            self._label(x + bw + 12, y + 8, summary, th.small_font(), th.MUTED)
+            y += th.BUTTON_H + th.GAP
+        y += 6
+        self._button((x, y, col_w, th.BUTTON_H), "Play second · Medium", ctl.StartGame("medium", play_second=True))
+        y += th.BUTTON_H + 4
+        y += self._label(x, y, f"The computer opens; you play {second}", th.small_font(), th.MUTED) + 12
+        self._button((x, y, col_w, th.BUTTON_H), "2 players on this device", ctl.StartGame(None))
+        y += th.BUTTON_H + 14
+        if c.game is not None and not c.game.is_over and c.game.moves:
+            self._button((x, y, col_w, th.BUTTON_H), "Back to the game in progress", ctl.ContinueSaved(),
+                         style="primary")
+            y += th.BUTTON_H + 14
+
+        x2, y2 = (p.x + 2 * th.PAD + col_w, p.y + th.PAD) if two else (x, y)
+        if loading:
+            self._pill(pygame.Rect(x2 - 6, y2 - 4, col_w + 12, 0).inflate(0, 0).union(
+                pygame.Rect(x2 - 6, y2 - 4, col_w + 12, 52)), th.CARD)
+            y2 += self._wrapped(x2, y2, col_w, loading, th.small_font(), th.ACCENT) + 16
+        y2 = self._notes(c, x2, y2, col_w)
+        self._settings(c, x2, max(y2, p.bottom - th.PAD - self._settings_height(col_w)), col_w)
+
+    def _notes(self, c: Controller, x, y, w) -> int:
+        if not c.notes:
+            return y
+        top = y
+        y += 8
+        for note in c.notes:
+            y += self._wrapped(x + 8, y, w - 16, note, th.small_font(), th.TEXT) + 4
+        pygame.draw.rect(self.surface, th.DANGER, (x - 2, top, 3, y - top))
+        self._button((x + w - 70, y, 70, 26), "OK", DismissNotes(), font=th.small_font(), hit_id="notes:ok")
+        return y + 26 + 12
+
+    def _settings_height(self, w) -> int:
+        return 20 + 2 * (28 + th.GAP)
+
+    def _settings(self, c: Controller, x, y, w) -> int:
+        y += self._heading(x, y, "Settings")
+        items = [(fmt(getattr(c.settings, name)), ctl.ToggleSetting(name), {"hit_id": f"set:{name}"})
+                 for name, fmt in SETTING_LABELS.items()]
+        return y + self._flow(x, y, w, items, h=28, f=th.small_font(), pad=10)
+
+    # --- the game panel -------------------------------------------------------------------------
+
+    def _game_panel(self, c: Controller) -> None:
+        p = self.layout.panel
+        two = p.width >= 640
+        if two:
+            col_w = (p.width - 3 * th.PAD) // 2
+            x1, x2 = p.x + th.PAD, p.x + 2 * th.PAD + col_w
+        else:
+            col_w = p.width - 2 * th.PAD
+            x1 = x2 = p.x + th.PAD
+        y = p.y + th.PAD
+        y += self._wrapped(x1, y, p.width - 2 * th.PAD, self._title(c), th.body_font(), th.MUTED) + 8
+        top = y
+        avail = p.bottom - y - th.PAD
+        y = self._table(c, x1, y, col_w, int(avail * (0.62 if two else 0.36)))
+        y = self._controls(c, x1, y + 12, col_w)
+        if two:
+            y = top
+        else:
+            y += 14
+        y = self._notes(c, x2, y, col_w)
+        y = self._info(c, x2, y, col_w)
+        y = self._legal_moves(c, x2, y + 10, col_w)
+        bottom = p.bottom - th.PAD - self._settings_height(col_w)
+        self._move_list(c, x2, y + 10, col_w, bottom - 10 - (y + 10))
+        self._settings(c, x2, bottom, col_w)
+
+    def _title(self, c: Controller) -> str:
+        if c.mode.vs_computer:
+            how = f"vs computer · {LEVEL_TITLES[c.mode.level]} · you play {c.mode.human.label.capitalize()}"
+        else:
+            how = "2 players on this device"
+        return f"{c.variant.title} · {how}"
+
+    def _table(self, c: Controller, x, y, w, h) -> int:
+        """The "Button controls" table: the board as buttons, turned like the 3D board."""
+        v = c.variant
+        n = v.size
+        y += self._heading(x, y, "Button controls")
+        cell = max(14, min(w // n, (h - 20) // n, 44))
+        pos = c.game.position
+        pieces = pos.pieces()
+        targets, rings = c.targets(), c.final_rings()
+        capturers = c.capturers()
+        flipped = c.second_side_near()
+        cursor = c.cursor_square() if c.cursor_visible else None
+        cursor_cell = c.cursor
+        last = c.last_move()
+        last_path = set(last[0].path) if last else set()
+        font = th.font(max(9, cell // 3))
+        for rank in range(n):
+            for file in range(n):
+                col, row = (n - 1 - file, rank) if flipped else (file, n - 1 - rank)
+                rect = pygame.Rect(x + col * cell, y + row * cell, cell, cell)
+                sq = ctl.coords_square(v, file, rank)
+                if sq is None:
+                    pygame.draw.rect(self.surface, th.LIGHT_SQUARE, rect)
+                    if c.cursor_visible and cursor_cell == (file, rank):
+                        pygame.draw.rect(self.surface, th.FOCUS, rect, width=2)
+                    continue
+                hit_id = f"cell:{sq}"
+                colour = th.DARK_SQUARE
+                if sq in last_path:
+                    colour = (150, 96, 52)
+                if self._hover == hit_id:
+                    colour = tuple(min(255, k + 25) for k in colour)
+                pygame.draw.rect(self.surface, colour, rect)
+                self.hits.append(Hit(rect, ctl.SquarePressed(sq), hit_id))
+                piece = pieces.get(sq)
+                r = int(cell * 0.38)
+                if piece is not None:
+                    fill, edge = th.PIECE_COLOURS[piece.color.label]
+                    pygame.draw.circle(self.surface, fill, rect.center, r)
+                    pygame.draw.circle(self.surface, edge, rect.center, r, width=max(1, cell // 16))
+                    if piece.king:
+                        pygame.draw.circle(self.surface, th.ACCENT, rect.center, max(2, r // 2), width=max(2, cell // 12))
+                if sq in capturers:
+                    pygame.draw.circle(self.surface, th.ACCENT, rect.center, r + 2, width=2)
+                if sq == c.selected:
+                    pygame.draw.rect(self.surface, th.ACCENT, rect, width=3)
+                if sq in targets:
+                    pygame.draw.circle(self.surface, th.GREEN, rect.center, max(3, cell // 7))
+                if sq in rings:
+                    pygame.draw.circle(self.surface, th.GREEN, rect.center, int(cell * 0.32), width=2)
+                if sq in c.entered:
+                    pygame.draw.circle(self.surface, th.ACCENT, rect.center, max(3, cell // 8))
+                if c.settings.square_numbers:
+                    self.surface.blit(th.text(font, str(sq), (235, 215, 180)), (rect.x + 2, rect.y + 1))
+                if sq == cursor:
+                    pygame.draw.rect(self.surface, th.FOCUS, rect, width=3)
+        pygame.draw.rect(self.surface, th.CARD_EDGE, (x - 1, y - 1, n * cell + 2, n * cell + 2), width=1)
+        return y + n * cell
+
+    def _controls(self, c: Controller, x, y, w) -> int:
+        g = c.game
+        human = c.is_human_turn()
+        if c.confirming_resign:
+            y += self._label(x, y, "Resign this game?", th.body_font(), th.TEXT) + 6
+            return y + self._flow(x, y, w, [("Yes, resign", ctl.ConfirmResign(), {"style": "danger"}),
+                                            ("Keep playing", ctl.Cancel(), {})])
+        can_offer = human and g.can_offer_draw()[0]
+        self._button((x, y, w, th.BUTTON_H), "Offer a draw with your next move", ctl.OfferDraw(),
+                     enabled=human and (can_offer or c.offer_armed), active=c.offer_armed, hit_id="btn:offer")
+        y += th.BUTTON_H + th.GAP
+        if c.offer_pending_for_player():
+            self._button((x, y, w, th.BUTTON_H), "Accept draw", ctl.AcceptDraw(), style="primary",
+                         hit_id="btn:accept-panel")
+            y += th.BUTTON_H + th.GAP
+        items = [("Undo move", ctl.Undo(), {"enabled": c.can_undo()}),
+                 ("Resign", ctl.Resign(), {"enabled": not g.is_over}),
+                 ("Play again", ctl.PlayAgain(), {}),
+                 ("Change mode", ctl.ChangeMode(), {}),
+                 ("Flip board", ctl.FlipBoard(), {})]
+        return y + self._flow(x, y, w, items, f=th.small_font(), pad=10)
+
+    def _info(self, c: Controller, x, y, w) -> int:
+        g = c.game
+        pos = g.position
+        y += self._heading(x, y, "Pieces left")
+        for color in (c.variant.first_player, c.variant.first_player.opponent):
+            men, kings = pos.count(color)
+            fill, edge = th.PIECE_COLOURS[color.label]
+            pygame.draw.circle(self.surface, fill, (x + 8, y + 9), 7)
+            pygame.draw.circle(self.surface, edge, (x + 8, y + 9), 7, width=1)
+            self._label(x + 22, y, color.label.capitalize(), th.body_font())
+            y += self._label(x + 90, y, f"{men} {'man' if men == 1 else 'men'} · {kings} "
+                                        f"{'king' if kings == 1 else 'kings'}", th.body_font()) + 3
+        left = g.moves_until_draw
+        y += 6
+        if left is not None:
+            y += self._label(x, y, f"Moves left before an automatic draw: {left} each", th.small_font(), th.MUTED) + 3
+        last = c.last_move()
+        if last is not None:
+            move, before = last
+            y += self._label(x, y, f"Last move: {c.move_text(move, before)}", th.small_font(), th.MUTED) + 3
+        return y
+
+    def _legal_moves(self, c: Controller, x, y, w) -> int:
+        y += self._heading(x, y, "Legal moves")
+        moves = c.legal_moves()
+        if not moves:
+            text = "—" if c.game.is_over else "Waiting for the computer…"
+            return y + self._label(x, y, text, th.small_font(), th.MUTED) + 4
+        items = [(c.move_text(m), ctl.PlayMoveFromList(m), {"hit_id": f"move:{c.move_text(m)}"}) for m in moves]
+        return y + self._flow(x, y, w, items, h=26, f=th.small_font(), pad=8) + 4
+
+    def _move_list(self, c: Controller, x, y, w, h) -> None:
+        if h < 40:
+            return
+        y += self._heading(x, y, "Moves")
+        g = c.game
+        positions = g.positions
+        rows: list[tuple[int, str, str]] = []
+        for i, move in enumerate(g.moves):
+            before = positions[i]
+            text = c.move_text(move, before) + (" (=)" if g.to_dict()["draw_offers"][i] else "")
+            first = before.turn is c.variant.first_player
+            if first or not rows:
+                rows.append((len(rows) + 1, text if first else "…", "" if first else text))
+            else:
+                rows[-1] = (rows[-1][0], rows[-1][1], text)
+        line_h = th.small_font().get_linesize() + 2
+        fit = max(1, (h - 24) // line_h)
+        f = th.small_font()
+        if not rows:
+            self._label(x, y, "No moves yet", f, th.MUTED)
+            return
+        if len(rows) > fit:
+            rows = rows[-fit:]
+        for number, a, b in rows:
+            self._label(x, y, f"{number}.", f, th.MUTED, right=x + 34)
+            self._label(x + 42, y, a, f)
+            self._label(x + 42 + min(120, w // 2), y, b, f)
+            y += line_h
+
+    # --- over the board -------------------------------------------------------------------------
+
+    def _board_overlays(self, c: Controller) -> None:
+        b = self.layout.board
+        # status line, top left
+        status = c.status()
+        if c.thinking or c.asking_draw:
+            status = status.rstrip("…") + "." * (1 + int(self._now * 3) % 3)
+        f = th.font(17, bold=True)
+        lines = [(status, f, th.TEXT)]
+        if c.notice:
+            lines.append((c.notice, th.body_font(), th.ACCENT))
+        width = min(b.width - 230, max(f.size(t)[0] if ff is f else ff.size(t)[0] for t, ff, _ in lines) + 28)
+        height = sum(ff.get_linesize() for _, ff, _ in lines) + 16 + 4 * (len(lines) - 1)
+        if width > 80:
+            rect = pygame.Rect(b.x + 14, b.y + 14, width, height)
+            self._pill(rect)
+            ty = rect.y + 8
+            for t, ff, colour in lines:
+                img = th.text(ff, t, colour)
+                self.surface.blit(img, (rect.x + 14, ty), area=pygame.Rect(0, 0, rect.width - 28, img.get_height()))
+                ty += ff.get_linesize() + 4
+        # view buttons, top right
+        vx = b.right - 14 - 2 * 92 - th.GAP
+        for i, (view, label) in enumerate((("angled", "Angled"), ("top", "Top-down"))):
+            self._button((vx + i * (92 + th.GAP), b.y + 14, 92, 32), label, ctl.SetView(view),
+                         active=c.view == view, hit_id=f"view:{view}", font=th.small_font())
+        # below the board: Deselect, Accept draw, the draw countdown
+        items = [("Deselect", ctl.Deselect(), {"enabled": c.selected is not None, "hit_id": "btn:deselect"})]
+        if c.offer_pending_for_player():
+            items.append(("Accept draw", ctl.AcceptDraw(), {"style": "primary", "hit_id": "btn:accept-board"}))
+        f = th.body_font()
+        total = sum(f.size(t)[0] + 28 for t, _, _ in items) + th.GAP * (len(items) - 1)
+        left = c.game.moves_until_draw
+        countdown = f"Draw in {left} {'move' if left == 1 else 'moves'} each" if left is not None and left <= 5 else None
+        if countdown:
+            total += f.size(countdown)[0] + 28 + th.GAP
+        x, y = b.centerx - total // 2, b.bottom - 14 - th.BUTTON_H
+        for label, intent, opts in items:
+            bw = f.size(label)[0] + 28
+            self._button((x, y, bw, th.BUTTON_H), label, intent, **opts)
+            x += bw + th.GAP
+        if countdown:
+            rect = pygame.Rect(x, y, f.size(countdown)[0] + 28, th.BUTTON_H)
+            self._pill(rect, (120, 60, 20, 220))
+            img = th.text(f, countdown, th.TEXT)
+            self.surface.blit(img, img.get_rect(center=rect.center))
+        if c.game.is_over:
+            self._result_card(c)
+
+    def _result_card(self, c: Controller) -> None:
+        b = self.layout.board
+        head, _, reason = c.status().partition(": ")
+        big = th.font(30, bold=True)
+        w = max(320, big.size(head)[0] + 60, th.body_font().size(reason)[0] + 60)
+        rect = pygame.Rect(0, 0, min(w, b.width - 40), 150)
+        rect.center = (b.centerx, b.centery)
+        self._pill(rect, (20, 24, 31, 230))
+        pygame.draw.rect(self.surface, th.ACCENT, rect, width=2, border_radius=th.RADIUS)
+        y = rect.y + 16
+        img = th.text(big, head, th.ACCENT)
+        self.surface.blit(img, img.get_rect(midtop=(rect.centerx, y)))
+        y += img.get_height() + 6
+        img = th.text(th.body_font(), reason[:1].upper() + reason[1:], th.TEXT)
+        self.surface.blit(img, img.get_rect(midtop=(rect.centerx, y)))
+        bw = 140
+        bx = rect.centerx - bw - th.GAP // 2
+        self._button((bx, rect.bottom - 16 - th.BUTTON_H, bw, th.BUTTON_H), "Play again", ctl.PlayAgain(),
+                     style="primary", hit_id="card:again")
+        self._button((bx + bw + th.GAP, rect.bottom - 16 - th.BUTTON_H, bw, th.BUTTON_H), "Change mode",
+                     ctl.ChangeMode(), hit_id="card:mode")
+

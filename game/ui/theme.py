@@ -1,0 +1,85 @@
+"""Colours, fonts and spacing of the 2D panel, in one place so every screen looks alike."""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+
+import pygame
+
+# colours (RGB)
+PANEL = (29, 34, 43)
+CARD = (38, 45, 56)
+CARD_EDGE = (52, 61, 75)
+TEXT = (236, 233, 226)
+MUTED = (150, 160, 172)
+BUTTON = (52, 61, 75)
+BUTTON_HOVER = (66, 78, 96)
+BUTTON_DISABLED = (40, 46, 56)
+TEXT_DISABLED = (98, 106, 118)
+ACCENT = (226, 181, 74)  # gold, as the selection ring on the board
+ACCENT_TEXT = (33, 28, 18)
+GREEN = (88, 190, 110)
+DANGER = (200, 86, 80)
+FOCUS = (120, 180, 255)
+OVERLAY = (20, 24, 31, 205)  # translucent pills over the board
+LIGHT_SQUARE = (222, 196, 150)
+DARK_SQUARE = (120, 78, 48)
+# the 3D board's deep red-brown and cream pieces (game/render/scene.py), with a rim colour each
+PIECE_COLOURS = {"black": ((66, 28, 20), (120, 70, 52)), "white": ((240, 226, 192), (176, 156, 122))}
+
+# spacing (pixels)
+PAD = 16
+GAP = 8
+RADIUS = 8
+BUTTON_H = 34
+
+# Clean sans-serif system fonts by path (asking fontconfig costs half a second at launch); pygame's
+# bundled font when none is there.
+_FONT_FILES = {
+    False: ("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "/usr/share/fonts/TTF/DejaVuSans.ttf",
+            "/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf", "/System/Library/Fonts/Helvetica.ttc",
+            "C:/Windows/Fonts/segoeui.ttf"),
+    True: ("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf", "/usr/share/fonts/TTF/DejaVuSans-Bold.ttf",
+           "/usr/share/fonts/truetype/noto/NotoSans-Bold.ttf", "/System/Library/Fonts/Helvetica.ttc",
+           "C:/Windows/Fonts/segoeuib.ttf"),
+}
+
+
+@lru_cache(maxsize=None)
+def _font_file(bold: bool) -> str | None:
+    return next((p for p in _FONT_FILES[bold] if os.path.exists(p)), None)
+
+
+@lru_cache(maxsize=None)
+def font(size: int, bold: bool = False) -> pygame.font.Font:
+    """A font ``size`` pixels high."""
+    if not pygame.font.get_init():
+        pygame.font.init()
+    path = _font_file(bold)
+    f = pygame.font.Font(path, size)
+    if path is None and bold:
+        f.set_bold(True)
+    return f
+
+
+def title_font() -> pygame.font.Font:
+    return font(24, bold=True)
+
+
+def heading_font() -> pygame.font.Font:
+    return font(14, bold=True)
+
+
+def body_font() -> pygame.font.Font:
+    return font(15)
+
+
+def small_font() -> pygame.font.Font:
+    return font(13)
+
+
+@lru_cache(maxsize=2048)
+def text(f: pygame.font.Font, value: str, colour: tuple) -> pygame.Surface:
+    """A rendered, anti-aliased line of text (cached: the panel redraws the same words often)."""
+    return f.render(value, True, colour)
