@@ -182,7 +182,7 @@ class App:
         if isinstance(intent, inp.Quit):
             self.running = False
         elif isinstance(intent, inp.Resize):
-            self._resize()
+            self._resize(intent.width, intent.height)
         elif isinstance(intent, inp.Orbit):
             self.camera = camera_at(self.camera, self._now).orbited(intent.dx, intent.dy)
         elif isinstance(intent, inp.Zoom):
@@ -214,10 +214,8 @@ class App:
             text += " Your game starts as soon as it is ready."
         return text
 
-    def _resize(self) -> None:
-        import pygame
-
-        self.size = pygame.display.get_window_size()
+    def _resize(self, width: int, height: int) -> None:
+        self.size = (max(1, width), max(1, height))
         self.ui.resize(self.size)
 
     # --- what the board shows -------------------------------------------------------------------
@@ -225,7 +223,7 @@ class App:
     def _viewport(self):
         from game.render import Viewport
 
-        b = self.ui.layout.board
+        b = self.ui.layout.view
         return Viewport(b.x, b.y, b.width, b.height, frame_height=self.size[1])
 
     def _follow_controller(self, now: float) -> None:

@@ -8,17 +8,25 @@ import pygame
 
 NARROW_WIDTH = 900  # below this the panel moves under the board
 MIN_PANEL_W, MAX_PANEL_W = 340, 440
+BAR_H = 58  # the bars above and below the 3D board
 
 
 @dataclass(frozen=True)
 class Layout:
-    """The 3D board's rectangle and the panel's, in window pixels (origin top left)."""
+    """The board area and the panel, in window pixels (origin top left). ``view`` is the part of the
+    board area the 3D board is drawn in: a bar above it holds the status line and the view buttons, a
+    bar below it "Deselect", "Accept draw" and the draw countdown, so they never cover the board."""
 
     width: int
     height: int
     board: pygame.Rect
     panel: pygame.Rect
     narrow: bool
+
+    @property
+    def view(self) -> pygame.Rect:
+        bar = BAR_H if self.board.height >= 360 else BAR_H - 10
+        return pygame.Rect(self.board.x, self.board.y + bar, self.board.width, max(50, self.board.height - 2 * bar))
 
 
 def compute_layout(width: int, height: int) -> Layout:

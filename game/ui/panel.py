@@ -267,29 +267,34 @@ class Interface:
     # --- the game panel -------------------------------------------------------------------------
 
     def _game_panel(self, c: Controller) -> None:
+        """One column (the table with the counts beside it, then buttons, legal moves, the move list,
+        settings) or, when the panel is wide (under the board), two columns."""
         p = self.layout.panel
         two = p.width >= 640
-        if two:
-            col_w = (p.width - 3 * th.PAD) // 2
-            x1, x2 = p.x + th.PAD, p.x + 2 * th.PAD + col_w
-        else:
-            col_w = p.width - 2 * th.PAD
-            x1 = x2 = p.x + th.PAD
+        col_w = (p.width - 3 * th.PAD) // 2 if two else p.width - 2 * th.PAD
+        x1 = p.x + th.PAD
+        x2 = p.x + 2 * th.PAD + col_w if two else x1
         y = p.y + th.PAD
         y += self._wrapped(x1, y, p.width - 2 * th.PAD, self._title(c), th.body_font(), th.MUTED) + 8
         top = y
-        avail = p.bottom - y - th.PAD
-        y = self._table(c, x1, y, col_w, int(avail * (0.62 if two else 0.36)))
-        y = self._controls(c, x1, y + 12, col_w)
+        n = c.variant.size
         if two:
-            y = top
+            table_w = min(col_w, int((p.bottom - y - th.PAD - 150) * 1.0))
         else:
-            y += 14
-        y = self._notes(c, x2, y, col_w)
-        y = self._info(c, x2, y, col_w)
-        y = self._legal_moves(c, x2, y + 10, col_w)
+            table_w = min(224, col_w - 132)
+        bottom_of_table = self._table(c, x1, y, max(14 * n, table_w))
+        if two:
+            y = self._controls(c, x1, bottom_of_table + 12, col_w)
+            y = self._notes(c, x2, top, col_w)
+            y = self._info(c, x2, y, col_w)
+        else:
+            table_right = x1 + max(14 * n, table_w) // n * n
+            self._info(c, table_right + 14, top + 22, x1 + col_w - table_right - 14, compact=True)
+            y = self._controls(c, x1, bottom_of_table + 12, col_w)
+            y = self._notes(c, x1, y + 12, col_w)
+        y = self._legal_moves(c, x2, y + 12, col_w)
         bottom = p.bottom - th.PAD - self._settings_height(col_w)
-        self._move_list(c, x2, y + 10, col_w, bottom - 10 - (y + 10))
+        self._move_list(c, x2, y + 8, col_w, bottom - 8 - (y + 8))
         self._settings(c, x2, bottom, col_w)
 
     def _title(self, c: Controller) -> str:
@@ -299,12 +304,12 @@ class Interface:
             how = "2 players on this device"
         return f"{c.variant.title} · {how}"
 
-    def _table(self, c: Controller, x, y, w, h) -> int:
-        """The "Button controls" table: the board as buttons, turned like the 3D board."""
+    def _table(self, c: Controller, x, y, w) -> int:
+        """The "Button controls" table: the board as buttons, turned like the 3D board, ``w`` wide."""
         v = c.variant
         n = v.size
         y += self._heading(x, y, "Button controls")
-        cell = max(14, min(w // n, (h - 20) // n, 44))
+        cell = max(14, min(w // n, 44))
         pos = c.game.position
         pieces = pos.pieces()
         targets, rings = c.targets(), c.final_rings()
@@ -380,26 +385,33 @@ class Interface:
                  ("Flip board", ctl.FlipBoard(), {})]
         return y + self._flow(x, y, w, items, f=th.small_font(), pad=10)
 
-    def _info(self, c: Controller, x, y, w) -> int:
+    def _info(self, c: Controller, x, y, w, compact: bool = False) -> int:
+        """Pieces left (men and kings), moves left before an automatic draw, the last move."""
         g = c.game
         pos = g.position
+        f = th.small_font() if compact else th.body_font()
         y += self._heading(x, y, "Pieces left")
         for color in (c.variant.first_player, c.variant.first_player.opponent):
             men, kings = pos.count(color)
             fill, edge = th.PIECE_COLOURS[color.label]
-            pygame.draw.circle(self.surface, fill, (x + 8, y + 9), 7)
-            pygame.draw.circle(self.surface, edge, (x + 8, y + 9), 7, width=1)
-            self._label(x + 22, y, color.label.capitalize(), th.body_font())
-            y += self._label(x + 90, y, f"{men} {'man' if men == 1 else 'men'} · {kings} "
-                                        f"{'king' if kings == 1 else 'kings'}", th.body_font()) + 3
-        left = g.moves_until_draw
+            line = f.get_linesize()
+            pygame.draw.circle(self.surface, fill, (x + 7, y + line // 2), 6)
+            pygame.draw.circle(self.surface, edge, (x + 7, y + line // 2), 6, width=1)
+            counts = f"{men} {'man' if men == 1 else 'men'} · {kings} {'king' if kings == 1 else 'kings'}"
+            if compact:
+                y += self._label(x + 18, y, color.label.capitalize(), f)
+                y += self._label(x + 18, y, counts, f, th.MUTED) + 6
+            else:
+                self._label(x + 20, y, color.label.capitalize(), f)
+                y += self._label(x + 90, y, counts, f) + 3
         y += 6
+        left = g.moves_until_draw
         if left is not None:
-            y += self._label(x, y, f"Moves left before an automatic draw: {left} each", th.small_font(), th.MUTED) + 3
+            y += self._wrapped(x, y, w, f"Automatic draw in {left} moves each", th.small_font(), th.MUTED) + 2
         last = c.last_move()
         if last is not None:
             move, before = last
-            y += self._label(x, y, f"Last move: {c.move_text(move, before)}", th.small_font(), th.MUTED) + 3
+            y += self._wrapped(x, y, w, f"Last move: {c.move_text(move, before)}", th.small_font(), th.MUTED)
         return y
 
     def _legal_moves(self, c: Controller, x, y, w) -> int:
@@ -408,7 +420,8 @@ class Interface:
         if not moves:
             text = "—" if c.game.is_over else "Waiting for the computer…"
             return y + self._label(x, y, text, th.small_font(), th.MUTED) + 4
-        items = [(c.move_text(m), ctl.PlayMoveFromList(m), {"hit_id": f"move:{c.move_text(m)}"}) for m in moves]
+        texts = sorted(((c.move_text(m), m) for m in moves), key=lambda tm: (tm[1].start, tm[1].end, tm[0]))
+        items = [(text, ctl.PlayMoveFromList(m), {"hit_id": f"move:{text}"}) for text, m in texts]
         return y + self._flow(x, y, w, items, h=26, f=th.small_font(), pad=8) + 4
 
     def _move_list(self, c: Controller, x, y, w, h) -> None:
@@ -455,7 +468,7 @@ class Interface:
         width = min(b.width - 230, max(f.size(t)[0] if ff is f else ff.size(t)[0] for t, ff, _ in lines) + 28)
         height = sum(ff.get_linesize() for _, ff, _ in lines) + 16 + 4 * (len(lines) - 1)
         if width > 80:
-            rect = pygame.Rect(b.x + 14, b.y + 14, width, height)
+            rect = pygame.Rect(b.x + 14, b.y + 10, width, height)
             self._pill(rect)
             ty = rect.y + 8
             for t, ff, colour in lines:
@@ -465,7 +478,7 @@ class Interface:
         # view buttons, top right
         vx = b.right - 14 - 2 * 92 - th.GAP
         for i, (view, label) in enumerate((("angled", "Angled"), ("top", "Top-down"))):
-            self._button((vx + i * (92 + th.GAP), b.y + 14, 92, 32), label, ctl.SetView(view),
+            self._button((vx + i * (92 + th.GAP), b.y + 12, 92, 32), label, ctl.SetView(view),
                          active=c.view == view, hit_id=f"view:{view}", font=th.small_font())
         # below the board: Deselect, Accept draw, the draw countdown
         items = [("Deselect", ctl.Deselect(), {"enabled": c.selected is not None, "hit_id": "btn:deselect"})]
@@ -477,7 +490,7 @@ class Interface:
         countdown = f"Draw in {left} {'move' if left == 1 else 'moves'} each" if left is not None and left <= 5 else None
         if countdown:
             total += f.size(countdown)[0] + 28 + th.GAP
-        x, y = b.centerx - total // 2, b.bottom - 14 - th.BUTTON_H
+        x, y = b.centerx - total // 2, b.bottom - 12 - th.BUTTON_H
         for label, intent, opts in items:
             bw = f.size(label)[0] + 28
             self._button((x, y, bw, th.BUTTON_H), label, intent, **opts)
