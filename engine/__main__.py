@@ -2,6 +2,8 @@
 
     python -m engine perft --depth 6 [--variant international] [--fen FEN] [--divide] [--json]
     python -m engine moves [--fen FEN | --fen -] [--json]
+    python -m engine hub [--variant american] [--tt-size MB]          (Scan's Hub protocol on stdin/stdout)
+    python -m engine match --a level=hard --b level=medium [--variant V] [--games N] [--concurrency N] [--json]
     python -m engine game [--fen FEN] [--moves "11-15 23-19 ..."] [--json]
 """
 
@@ -108,6 +110,18 @@ def cmd_game(args) -> int:
     return 0
 
 
+def cmd_hub(args) -> int:
+    from .hub import main as hub_main  # imported here: it loads the search kernels
+
+    return hub_main(args.variant, args.tt_size)
+
+
+def cmd_match(args) -> int:
+    from .match import cmd_match as match_main
+
+    return match_main(args)
+
+
 def add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--variant", type=variant_named, default="american",
                    help="american (english, checkers, 8x8) or international (10x10)")
@@ -130,6 +144,17 @@ def build_parser() -> argparse.ArgumentParser:
     add_common(p)
     p.add_argument("--moves", default="", help='moves separated by spaces, e.g. "11-15 23-19"')
     p.set_defaults(func=cmd_game)
+    p = sub.add_parser("hub", help="speak Scan's Hub protocol (version 2) on stdin and stdout")
+    p.add_argument("--variant", type=variant_named, default="international",
+                   help="international (default) or american; the GUI may change it with set-param")
+    p.add_argument("--tt-size", type=int, default=64, help="transposition table size in MB (default 64)")
+    p.set_defaults(func=cmd_hub)
+    p = sub.add_parser("match", help="two configurations play each other from an opening set, colours swapped")
+    add_common(p)
+    from .match import add_arguments as add_match_arguments
+
+    add_match_arguments(p)
+    p.set_defaults(func=cmd_match)
     return parser
 
 

@@ -1,0 +1,319 @@
+"""Matches between two engine configurations: how search and evaluation changes are judged.
+
+Each opening is played twice with colours swapped, every game to its end under the Game record's
+rules (no moves, repetition, the 40/25-move rule, the endgame rule). The players make and answer no
+draw offers, so a draw is always one the rules declare. A game still going after ``max_plies`` plies
+is adjudicated a draw (a safety net: the move-limit rules end real games long before).
+
+Scoring (as cutechess-cli and fishtest's trinomial model do it), from A's side over N games with W
+wins, D draws and L losses:
+
+    score  s = (W + D/2) / N
+    Elo    E(s) = 400 * log10(s / (1 - s))               (the logistic Elo model)
+    per-game variance  v = (W (1-s)^2 + D (1/2-s)^2 + L s^2) / N
+    95% interval of s:  s +- 1.959964 * sqrt(v / N)
+    margin = (E(s_high) - E(s_low)) / 2                    (E at both ends, clipped to (0, 1))
+
+A margin is "inf" when an end of the interval reaches 0 or 1 (all wins, all losses, tiny samples).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import multiprocessing
+import random
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+from .game import Game
+from .openings import openings_for
+from .variants import Color, Variant
+
+Z95 = 1.959964  # two-sided 95% quantile of the normal distribution
+DEFAULT_MAX_PLIES = 400
+DEFAULT_TT_MB = 16  # per player; a match runs two players per process
+
+
+@dataclass(frozen=True)
+class Player:
+    """A configuration: a level of the specification, or explicit limits (depth, movetime in seconds,
+    nodes), with a transposition table of ``tt_mb`` megabytes and optionally other evaluation weights:
+    ``weights`` names a JSON file holding ``{"american": [...], "international": [...]}`` (either or
+    both), each a full weight vector in the order of ``engine._eval.WEIGHTS``."""
+
+    level: str | None = None
+    depth: int | None = None
+    movetime: float | None = None
+    nodes: int | None = None
+    tt_mb: int = DEFAULT_TT_MB
+    weights: str | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> "Player":
+        """From ``level=hard``, ``depth=6``, ``movetime=0.1``, ``nodes=20000`` or several joined by
+        commas (``depth=8,movetime=0.5``), plus ``tt=MB``; a bare ``hard`` means ``level=hard``."""
+        from .search import LEVELS
+
+        fields: dict = {}
+        for item in (p.strip() for p in text.split(",")):
+            if not item:
+                continue
+            key, sep, value = item.partition("=")
+            key = key.strip().lower()
+            if not sep and key in LEVELS:
+                key, value = "level", key
+            try:
+                if key == "level":
+                    if value not in LEVELS:
+                        raise ValueError
+                    fields["level"] = value
+                elif key == "depth":
+                    fields["depth"] = int(value)
+                elif key == "movetime":
+                    fields["movetime"] = float(value)
+                elif key == "nodes":
+                    fields["nodes"] = int(value)
+                elif key == "tt":
+                    fields["tt_mb"] = int(value)
+                elif key == "weights":
+                    fields["weights"] = value  # read (and checked) below, with its own messages
+                else:
+                    raise KeyError
+            except KeyError:
+                raise ValueError(f"bad player {text!r}: unknown setting {key!r} "
+                                 "(use level=, depth=, movetime=, nodes=, tt=, weights=)") from None
+            except ValueError:
+                raise ValueError(f"bad player {text!r}: {item!r} has a bad value"
+                                 f"{' (levels: ' + ', '.join(LEVELS) + ')' if key == 'level' else ''}") from None
+        if "weights" in fields:
+            _load_weights(fields["weights"])
+        player = cls(**fields)
+        if player.level is None and player.depth is None and player.movetime is None and player.nodes is None:
+            raise ValueError(f"bad player {text!r}: give a level or at least one of depth=, movetime=, nodes=")
+        if player.level is not None and (player.depth or player.movetime or player.nodes):
+            raise ValueError(f"bad player {text!r}: a level sets its own limits; give a level or limits, not both")
+        return player
+
+    def __str__(self) -> str:
+        items = [f"{k}={v}" for k, v in asdict(self).items() if v is not None and k != "tt_mb"]
+        return ",".join(items)
+
+
+def _load_weights(path: str) -> dict[str, tuple[int, ...]]:
+    """The weight vectors of a ``weights=`` file, checked against the evaluation's length."""
+    from ._eval import W_COUNT
+
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    except (OSError, json.JSONDecodeError) as err:
+        raise ValueError(f"can't read weights file {path!r}: {err}") from None
+    if not isinstance(data, dict) or not data or set(data) - {"american", "international"}:
+        raise ValueError(f"weights file {path!r} must map 'american' and/or 'international' to weight lists")
+    for name, vector in data.items():
+        if not isinstance(vector, list) or len(vector) != W_COUNT or not all(isinstance(x, int) for x in vector):
+            raise ValueError(f"weights file {path!r}: {name} needs {W_COUNT} whole numbers, not {vector!r}")
+    return {name: tuple(vector) for name, vector in data.items()}
+
+
+# --- scoring ------------------------------------------------------------------------------------
+
+
+def elo(score: float) -> float:
+    """Elo difference of a score fraction under the logistic model; +-inf at 1 and 0."""
+    if score <= 0.0:
+        return -math.inf
+    if score >= 1.0:
+        return math.inf
+    return 400.0 * math.log10(score / (1.0 - score))
+
+
+def elo_with_margin(wins: int, draws: int, losses: int) -> tuple[float, float]:
+    """(Elo difference, half-width of its 95% interval) from A's results; see the module doc."""
+    n = wins + draws + losses
+    if n == 0:
+        raise ValueError("no games played")
+    s = (wins + draws / 2) / n
+    variance = (wins * (1 - s) ** 2 + draws * (0.5 - s) ** 2 + losses * s ** 2) / n
+    half = Z95 * math.sqrt(variance / n)
+    low, high = s - half, s + half
+    if low <= 0.0 or high >= 1.0:
+        return elo(s), math.inf
+    return elo(s), (elo(high) - elo(low)) / 2
+
+
+# --- playing ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One game: ``a_first`` says whether A had the first move (Black in American checkers, White in
+    International draughts); ``points`` are A's (1, 0.5 or 0)."""
+
+    index: int
+    opening: str
+    a_first: bool
+    result: str  # 'white', 'black' or 'draw'
+    reason: str  # an Outcome reason, or 'adjudicated'
+    plies: int
+    points: float
+    moves: str
+
+
+_searchers: dict = {}  # per process: one Searcher per (side, player), made once and cleared between games
+
+
+def _searcher(side: str, player: Player):
+    from .search import Searcher
+
+    key = (side, player)
+    if key not in _searchers:
+        weights = _load_weights(player.weights) if player.weights else None
+        _searchers[key] = Searcher(tt_size_mb=player.tt_mb, weights=weights)
+        _searchers[key].warm_up()
+    return _searchers[key]
+
+
+def _move(searcher, player: Player, game: Game, rng):
+    from .search import Limits, choose_move
+
+    if player.level is not None:
+        return choose_move(searcher, game, player.level, rng).move
+    return searcher.search(game, Limits(depth=player.depth, movetime=player.movetime, nodes=player.nodes)).move
+
+
+def play_game(variant: Variant, opening: str, a: Player, b: Player, a_first: bool, index: int, seed: int,
+              max_plies: int = DEFAULT_MAX_PLIES) -> GameResult:
+    """Play the opening's moves, then A and B in turn until the Game record ends the game."""
+    game = Game(variant)
+    for text in opening.split():
+        game.play(text)
+    searchers = {"a": _searcher("a", a), "b": _searcher("b", b)}
+    for s in searchers.values():
+        s.new_game()  # each game starts with an empty table, so a game depends only on its seed
+    rng = random.Random(seed)
+    first = variant.first_player
+    while not game.is_over and game.ply < max_plies:
+        a_to_move = (game.turn is first) == a_first
+        key, player = ("a", a) if a_to_move else ("b", b)
+        game.play(_move(searchers[key], player, game, rng))
+    outcome = game.outcome
+    result, reason = (outcome.result, outcome.reason) if outcome else ("draw", "adjudicated")
+    a_color = first if a_first else first.opponent
+    points = 0.5 if result == "draw" else float(result == Color(a_color).label)
+    moves = " ".join(pos.move_text(m) for pos, m in zip(game.positions, game.moves))
+    return GameResult(index, opening, a_first, result, reason, game.ply, points, moves)
+
+
+def _play_indexed(job: tuple) -> GameResult:
+    return play_game(*job)
+
+
+@dataclass
+class MatchResult:
+    variant: str
+    a: str
+    b: str
+    games: list[GameResult]
+    seconds: float
+
+    @property
+    def wins(self) -> int:
+        return sum(g.points == 1.0 for g in self.games)
+
+    @property
+    def draws(self) -> int:
+        return sum(g.points == 0.5 for g in self.games)
+
+    @property
+    def losses(self) -> int:
+        return sum(g.points == 0.0 for g in self.games)
+
+    def summary(self) -> dict:
+        n = len(self.games)
+        e, margin = elo_with_margin(self.wins, self.draws, self.losses)
+        return {"variant": self.variant, "a": self.a, "b": self.b, "games": n, "wins": self.wins,
+                "draws": self.draws, "losses": self.losses, "score": (self.wins + self.draws / 2) / n,
+                "elo": _finite(e), "elo_margin_95": _finite(margin), "seconds": round(self.seconds, 1)}
+
+
+def _finite(x: float):
+    """JSON has no infinity: +-inf become the strings 'inf' / '-inf'."""
+    return round(x, 1) if math.isfinite(x) else ("inf" if x > 0 else "-inf")
+
+
+def run_match(variant: Variant, a: Player, b: Player, games: int, concurrency: int = 1, seed: int = 1,
+              max_plies: int = DEFAULT_MAX_PLIES, on_game=None) -> MatchResult:
+    """Play ``games`` games (rounded up to even: each opening with both colours). Openings are taken
+    from the variant's set in a seeded random order without repeats until the set runs out."""
+    if games < 1:
+        raise ValueError(f"--games must be at least 1, not {games}")
+    if concurrency < 1:
+        raise ValueError(f"--concurrency must be at least 1, not {concurrency}")
+    book = openings_for(variant)
+    order = np.random.default_rng(seed).permutation(len(book))
+    pairs = (games + 1) // 2
+    jobs = []
+    for i in range(pairs):
+        opening = book[int(order[i % len(book)])]
+        for a_first in (True, False):
+            index = len(jobs)
+            jobs.append((variant, opening, a, b, a_first, index, seed * 100_003 + index, max_plies))
+    start = time.perf_counter()
+    results = []
+    if concurrency == 1:
+        for job in jobs:
+            results.append(_play_indexed(job))
+            if on_game:
+                on_game(results[-1])
+    else:
+        ctx = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(max_workers=concurrency, mp_context=ctx) as pool:
+            for result in pool.map(_play_indexed, jobs):
+                results.append(result)
+                if on_game:
+                    on_game(result)
+    return MatchResult(variant.name, str(a), str(b), results, time.perf_counter() - start)
+
+
+# --- command line -------------------------------------------------------------------------------
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--games", type=int, default=20, help="games to play (rounded up to even), default 20")
+    p.add_argument("--a", type=Player.parse, default="level=medium",
+                   help="player A: level=easy|medium|hard, or depth=N, movetime=S, nodes=N (comma-joined); "
+                        "tt=MB; weights=FILE.json (evaluation weights)")
+    p.add_argument("--b", type=Player.parse, default="level=easy", help="player B, as --a")
+    p.add_argument("--concurrency", type=int, default=1, help="games played at once (one process each)")
+    p.add_argument("--seed", type=int, default=1, help="opening order and the levels' random choices")
+    p.add_argument("--max-plies", type=int, default=DEFAULT_MAX_PLIES,
+                   help=f"adjudicate a draw after this many plies (default {DEFAULT_MAX_PLIES})")
+
+
+def cmd_match(args) -> int:
+    if args.fen:
+        raise ValueError("match plays from its opening set; --fen is not used here")
+
+    def progress(g: GameResult) -> None:
+        side = "A first" if g.a_first else "B first"
+        print(f"game {g.index + 1}: {g.opening} ({side}) -> {g.result} by {g.reason} in {g.plies} plies, "
+              f"A scores {g.points}", file=sys.stderr, flush=True)
+
+    match = run_match(args.variant, args.a, args.b, args.games, args.concurrency, args.seed, args.max_plies,
+                      on_game=progress)
+    s = match.summary()
+    if args.json:
+        print(json.dumps({**s, "game_list": [asdict(g) for g in match.games]}))
+    else:
+        margin = s["elo_margin_95"]
+        print(f"{s['variant']}: A ({s['a']}) vs B ({s['b']}), {s['games']} games in {s['seconds']} s")
+        print(f"A: {s['wins']} wins, {s['draws']} draws, {s['losses']} losses; "
+              f"score {s['score'] * 100:.1f}%; Elo {s['elo']} +- {margin} (95%)")
+    return 0

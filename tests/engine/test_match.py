@@ -1,0 +1,118 @@
+"""Matches: the Elo arithmetic on known numbers, player settings, the opening sets, and a tiny match
+played to the end (in-process and through the command line)."""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine import AMERICAN, INTERNATIONAL
+from engine._eval import WEIGHTS
+from engine.game import Game
+from engine.match import Player, elo, elo_with_margin, run_match
+from engine.openings import AMERICAN_BALLOTS, INTERNATIONAL_OPENINGS, openings_for
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_elo_of_known_scores():
+    assert elo(0.5) == 0.0
+    assert elo(0.75) == pytest.approx(400 * math.log10(3))  # 3:1 odds, about +190.8
+    assert elo(0.25) == pytest.approx(-400 * math.log10(3))
+    assert elo(10 / 11) == pytest.approx(400.0)  # 10:1 odds are 400 Elo by definition
+    assert elo(1.0) == math.inf and elo(0.0) == -math.inf
+
+
+def test_elo_margin_of_known_results():
+    # 60 wins, 20 draws, 20 losses: s = 0.7; per-game variance (60*0.09 + 20*0.04 + 20*0.49)/100 = 0.16,
+    # standard error sqrt(0.16/100) = 0.04, 95% interval 0.7 -+ 0.0784 = 0.6216 .. 0.7784
+    e, margin = elo_with_margin(60, 20, 20)
+    assert e == pytest.approx(147.19, abs=0.01)
+    low, high = -400 * math.log10(1 / 0.6216 - 1), -400 * math.log10(1 / 0.7784 - 1)
+    assert margin == pytest.approx((high - low) / 2, abs=0.05)
+    assert margin == pytest.approx(66.0, abs=0.1)
+    # all draws: no spread, no margin; an even score with spread is 0 +- something
+    assert elo_with_margin(0, 10, 0) == (0.0, 0.0)
+    e, margin = elo_with_margin(5, 0, 5)
+    assert e == 0.0 and margin > 0
+    assert elo_with_margin(4, 0, 0)[1] == math.inf
+    with pytest.raises(ValueError):
+        elo_with_margin(0, 0, 0)
+
+
+def test_player_settings(tmp_path):
+    assert Player.parse("level=hard") == Player(level="hard")
+    assert Player.parse("hard") == Player(level="hard")
+    assert Player.parse("depth=6") == Player(depth=6)
+    assert Player.parse("depth=8, movetime=0.5,tt=4") == Player(depth=8, movetime=0.5, tt_mb=4)
+    assert str(Player.parse("movetime=0.1")) == "movetime=0.1"
+    for bad, why in [("level=expert", "bad value"), ("speed=3", "unknown setting"), ("depth=x", "bad value"),
+                     ("tt=8", "give a level"), ("level=hard,depth=3", "not both")]:
+        with pytest.raises(ValueError, match=why):
+            Player.parse(bad)
+    weights = tmp_path / "w.json"
+    weights.write_text(json.dumps({"american": [int(x) for x in WEIGHTS["american"]]}))
+    assert Player.parse(f"depth=2,weights={weights}").weights == str(weights)
+    weights.write_text(json.dumps({"american": [1, 2, 3]}))
+    with pytest.raises(ValueError, match="needs"):
+        Player.parse(f"depth=2,weights={weights}")
+    with pytest.raises(ValueError, match="can't read"):
+        Player.parse(f"depth=2,weights={tmp_path / 'missing.json'}")
+
+
+@pytest.mark.parametrize("variant, book", [(AMERICAN, AMERICAN_BALLOTS), (INTERNATIONAL, INTERNATIONAL_OPENINGS)])
+def test_openings_are_legal_distinct_and_unfinished(variant, book):
+    assert openings_for(variant) == book and len(book) >= 50
+    positions = set()
+    for opening in book:
+        game = Game(variant)
+        for text in opening.split():
+            game.play(text)
+        assert not game.is_over
+        positions.add(game.position)
+    assert len(positions) == len(book)
+
+
+def test_the_american_deck_is_the_reference_list():
+    assert len(AMERICAN_BALLOTS) == 157
+    assert AMERICAN_BALLOTS[0] == "9-13 21-17 5-9" and AMERICAN_BALLOTS[-1] == "12-16 24-20 10-15"
+
+
+def test_tiny_match_runs_to_the_end():
+    a, b = Player(depth=1, tt_mb=1), Player(depth=3, tt_mb=1)
+    match = run_match(AMERICAN, a, b, games=4, seed=3)
+    assert len(match.games) == 4
+    assert [g.a_first for g in match.games] == [True, False, True, False]
+    assert match.games[0].opening == match.games[1].opening
+    for g in match.games:
+        game = Game(AMERICAN)
+        for text in g.moves.split():
+            game.play(text)
+        assert game.ply == g.plies
+        if g.reason == "adjudicated":
+            assert not game.is_over and g.result == "draw"
+        else:
+            assert game.outcome.result == g.result and game.outcome.reason == g.reason
+        a_color = "black" if g.a_first else "white"  # Black moves first in American checkers
+        assert g.points == (0.5 if g.result == "draw" else float(g.result == a_color))
+    s = match.summary()
+    assert s["wins"] + s["draws"] + s["losses"] == 4
+    assert s["score"] == pytest.approx(sum(g.points for g in match.games) / 4)
+
+
+def test_match_command_line():
+    out = subprocess.run([sys.executable, "-m", "engine", "match", "--variant", "international", "--games", "2",
+                          "--a", "depth=1,tt=1", "--b", "depth=2,tt=1", "--json"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr
+    s = json.loads(out.stdout)
+    assert s["games"] == 2 and s["wins"] + s["draws"] + s["losses"] == 2 and len(s["game_list"]) == 2
+    assert s["a"] == "depth=1" and s["b"] == "depth=2"
+    bad = subprocess.run([sys.executable, "-m", "engine", "match", "--a", "level=expert"], cwd=ROOT,
+                         capture_output=True, text=True, timeout=120)
+    assert bad.returncode != 0 and "expert" in bad.stderr
