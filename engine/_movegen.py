@@ -253,6 +253,64 @@ def new_scratch():
 
 
 @kernel
+def _flying_jumpers(my_kings, them, empty, nbr):
+    """The flying kings among ``my_kings`` that have a first capture: the first piece along some
+    diagonal is an enemy piece with an empty square right behind it."""
+    out = ZERO
+    b = my_kings
+    while b:
+        frm = lsb(b)
+        b &= b - ONE
+        for d in range(4):
+            n = nbr[d, frm]
+            while n >= 0 and (empty >> np.uint64(n)) & ONE:
+                n = nbr[d, n]
+            if n >= 0 and (them >> np.uint64(n)) & ONE:
+                beyond = nbr[d, n]
+                if beyond >= 0 and (empty >> np.uint64(beyond)) & ONE:
+                    out |= ONE << np.uint64(frm)
+                    break
+    return out
+
+
+@kernel
+def count_moves(us, them, kings, color, rules, masks, nbr, scratch, capstk, out_from, out_to, out_cap, routes,
+                route_len):
+    """How many legal moves ``generate`` would return, without listing plain moves one by one (perft's
+    bulk count at the last ply). Positions with a capture are handed to ``generate``."""
+    empty = masks[M_VALID] & ~(us | them)
+    w = rules[R_WIDTH]
+    men = us & ~kings
+    my_kings = us & kings
+    fwd_lo = 0 if color == 0 else 2
+    cap_lo, cap_hi = (0, 4) if rules[R_MEN_BACK] else (fwd_lo, fwd_lo + 2)
+    flying = rules[R_FLYING] != 0
+    if _jumpers(men, them, empty, cap_lo, cap_hi, w) or (
+            _flying_jumpers(my_kings, them, empty, nbr) if flying else _jumpers(my_kings, them, empty, 0, 4, w)):
+        return generate(us, them, kings, color, rules, masks, nbr, False, scratch, capstk, out_from, out_to, out_cap,
+                        routes, route_len)
+    s1 = np.uint64(w)
+    s2 = np.uint64(w + 1)
+    if color == 0:
+        n = popcount((men >> s1) & empty) + popcount((men >> s2) & empty)
+    else:
+        n = popcount((men << s1) & empty) + popcount((men << s2) & empty)
+    if not flying:
+        return n + popcount((my_kings >> s1) & empty) + popcount((my_kings >> s2) & empty) \
+            + popcount((my_kings << s1) & empty) + popcount((my_kings << s2) & empty)
+    b = my_kings
+    while b:
+        frm = lsb(b)
+        b &= b - ONE
+        for d in range(4):
+            to = nbr[d, frm]
+            while to >= 0 and (empty >> np.uint64(to)) & ONE:
+                n += 1
+                to = nbr[d, to]
+    return n
+
+
+@kernel
 def make_move(white, black, kings, color, frm, to, cap, masks):
     """The bitboards after ``color`` plays (frm, to, cap). Returns (white, black, kings)."""
     fb = ONE << np.uint64(frm)
@@ -297,15 +355,21 @@ def perft(white, black, kings, color, depth, rules, masks, nbr):
         side = (color + ply) % 2
         if fresh:
             us, them = (bw[ply], bb[ply]) if side == 0 else (bb[ply], bw[ply])
+            if ply == depth - 1:
+                # bulk count at the last ply
+                n = count_moves(us, them, bk[ply], side, rules, masks, nbr, scratch, capstk, mv_from[ply], mv_to[ply],
+                                mv_cap[ply], routes, route_len)
+                if n > MAX_MOVES:
+                    return -1
+                total += n
+                fresh = False
+                ply -= 1
+                continue
             n = generate(us, them, bk[ply], side, rules, masks, nbr, False, scratch, capstk, mv_from[ply], mv_to[ply],
                          mv_cap[ply], routes, route_len)
             if n > MAX_MOVES:
                 return -1
             fresh = False
-            if ply == depth - 1:
-                total += n  # bulk count at the last ply
-                ply -= 1
-                continue
             count[ply] = n
             index[ply] = 0
         i = index[ply]
