@@ -2,9 +2,11 @@
 
     python -m engine perft --depth 6 [--variant international] [--fen FEN] [--divide] [--json]
     python -m engine moves [--fen FEN | --fen -] [--json]
+    python -m engine bench [--json]
+    python -m engine bestmove [--variant V] [--fen FEN] (--depth N | --movetime S | --level L) [--json]
+    python -m engine game [--fen FEN] [--moves "11-15 23-19 ..."] [--json]
     python -m engine hub [--variant american] [--tt-size MB]          (Scan's Hub protocol on stdin/stdout)
     python -m engine match --a level=hard --b level=medium [--variant V] [--games N] [--concurrency N] [--json]
-    python -m engine game [--fen FEN] [--moves "11-15 23-19 ..."] [--json]
 """
 
 from __future__ import annotations
@@ -122,6 +124,53 @@ def cmd_match(args) -> int:
     return match_main(args)
 
 
+def cmd_bench(args) -> int:
+    """Fixed positions of both games to fixed depths, fresh table, one thread: the node total is the
+    search's signature (the same on every run), nodes per second its speed."""
+    from .search import run_bench
+
+    result = run_bench(args.depth_offset)
+    if args.json:
+        print(json.dumps(result))
+    else:
+        for row in result["positions"]:
+            print(f"{row['variant']:<13} depth {row['depth']:>2}  {row['move']:>7} {row['score']:>6}  "
+                  f"{row['nodes']:>10,} nodes  {row['seconds']:.3f} s   {row['fen']}")
+        print(f"signature {result['nodes']}  nodes/s {result['nodes_per_second']:,}  ({result['seconds']:.2f} s)")
+    return 0
+
+
+def cmd_bestmove(args) -> int:
+    """Search one position and print the move (JSON: move, path, captures, score, depth, nodes,
+    seconds, pv)."""
+    import random
+
+    from .search import Limits, Searcher, choose_move
+
+    pos = _position(args)
+    if not pos.legal_moves():
+        raise ValueError(f"no legal move in {pos.fen()}")
+    searcher = Searcher(args.tt_size)
+    searcher.warm_up()
+    if args.level:
+        result = choose_move(searcher, pos, args.level, random.Random(args.seed))
+    else:
+        result = searcher.search(pos, Limits(depth=args.depth, movetime=args.movetime))
+    pv, p = [], pos
+    for m in result.pv:
+        pv.append(p.move_text(m))
+        p = p.play(m)
+    out = {"move": pos.move_text(result.move), "path": list(result.move.path), "captures": list(result.move.captured),
+           "score": result.score, "depth": result.depth, "nodes": result.nodes,
+           "seconds": round(result.seconds, 4), "pv": pv}
+    if args.json:
+        print(json.dumps(out))
+    else:
+        print(f"bestmove {out['move']}  score {out['score']}  depth {out['depth']}  nodes {out['nodes']:,}  "
+              f"{out['seconds']:.3f} s  pv {' '.join(pv)}")
+    return 0
+
+
 def add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--variant", type=variant_named, default="american",
                    help="american (english, checkers, 8x8) or international (10x10)")
@@ -140,6 +189,19 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("moves", help="list the legal moves (--fen - reads one FEN a line from stdin)")
     add_common(p)
     p.set_defaults(func=cmd_moves)
+    p = sub.add_parser("bench", help="search fixed positions to fixed depths: node signature and nodes/s")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--depth-offset", type=int, default=0, help="add this to every bench depth")
+    p.set_defaults(func=cmd_bench)
+    p = sub.add_parser("bestmove", help="search one position: --depth N, --movetime SECONDS or --level L")
+    add_common(p)
+    how = p.add_mutually_exclusive_group(required=True)
+    how.add_argument("--depth", type=int, help="plies")
+    how.add_argument("--movetime", type=float, help="seconds")
+    how.add_argument("--level", choices=("easy", "medium", "hard"), help="a computer level")
+    p.add_argument("--seed", type=int, default=None, help="random seed for --level (variety, Easy's random moves)")
+    p.add_argument("--tt-size", type=int, default=64, help="transposition table size in MB (default 64)")
+    p.set_defaults(func=cmd_bestmove)
     p = sub.add_parser("game", help="play moves from the position and print the outcome and draw counts")
     add_common(p)
     p.add_argument("--moves", default="", help='moves separated by spaces, e.g. "11-15 23-19"')

@@ -303,7 +303,7 @@ def search(root_color, depth, alpha0, beta0, root_only, lmr, rules, masks, nbr, 
                 if data != 0:
                     hash_code = (data >> 32) & 0x1FFFFF
                     tt_depth = (data >> 22) & 0xFF
-                    if beta - alpha == 1 and tt_depth >= d:
+                    if beta - alpha == 1 and tt_depth >= d and ply > 0:
                         s = (data & ((1 << TT_SCORE_BITS) - 1)) - TT_SCORE_OFFSET
                         if s > MATE_BOUND:
                             s -= ply
@@ -355,7 +355,7 @@ def search(root_color, depth, alpha0, beta0, root_only, lmr, rules, masks, nbr, 
             if pick < 0 or fr[F_BEST, ply] >= fr[F_BETA, ply]:
                 # Step 11. all moves searched (or a cut-off): store and return
                 best = fr[F_BEST, ply]
-                if fr[F_QNODE, ply] == 0:
+                if fr[F_QNODE, ply] == 0 and (ply > 0 or root_only < 0):
                     bi = fr[F_BESTI, ply]
                     if best >= fr[F_BETA, ply]:
                         bound = BOUND_LOWER

@@ -110,8 +110,7 @@ def _context(game) -> tuple[Position, list[Position], int, int | None]:
         quiet = 0
         while quiet + 1 < len(positions) and not _is_irreversible(positions[-quiet - 2], positions[-quiet - 1]):
             quiet += 1
-    quiet = min(quiet, len(positions) - 1)
-    history = positions[len(positions) - 1 - quiet:-1] if quiet > 0 else []
+    history = positions[max(0, len(positions) - 1 - quiet):-1] if quiet > 0 else []
     return pos, history, quiet, getattr(game, "plies_until_draw", None)
 
 
@@ -439,3 +438,42 @@ def offers_draw(searcher: Searcher, game, level: str, last_score: int | None) ->
     if len(getattr(game, "moves", ())) < _OFFER_AFTER_PLIES or quiet < _OFFER_QUIET_PLIES:
         return False
     return pos.count(pos.turn) == pos.count(pos.turn.opponent) or abs(last_score) == 0
+
+
+# --- bench --------------------------------------------------------------------------------------
+
+# (variant, FEN, depth): openings, middlegames and endings of both games, from the start and from
+# games played by the engine itself; the depths keep the whole run to a few seconds.
+BENCH_POSITIONS: tuple[tuple[str, str, int], ...] = (
+    ("american", "B:W21-32:B1-12", 11),
+    ("american", "W:W17,21-23,25,27,28,31,32:B1-4,6-8,13,14", 11),
+    ("american", "W:W12,16,21,22,25,30,32:B1,4,7,13-15,28", 13),
+    ("american", "W:W7,12,20-22:B13,23,28,K30", 15),
+    ("international", "W:W31-50:B1-20", 9),
+    ("international", "B:W28,34-38,40-50:B1-10,12,13,15,16,18-20,26", 9),
+    ("international", "B:W27,31,34,35,37,40,41,43-45,47-50:B1-5,7,8,10-12,15,16,18,19,24", 9),
+    ("international", "B:W24,25,28,31,34,37,39,40,44,49:B2,13-15,17,21,22", 10),
+)
+
+
+def run_bench(depth_offset: int = 0, tt_size_mb: int = 64) -> dict:
+    """Search every bench position to its fixed depth (plus ``depth_offset``) with a fresh table, on
+    this thread. Returns {"nodes" (the signature), "seconds", "nodes_per_second", "positions": [...]}."""
+    from .variants import variant_named
+
+    searcher = Searcher(tt_size_mb)
+    searcher.warm_up()
+    rows = []
+    total_nodes = 0
+    total_seconds = 0.0
+    for name, fen, depth in BENCH_POSITIONS:
+        searcher.new_game()
+        pos = Position.from_fen(variant_named(name), fen)
+        result = searcher.search(pos, Limits(depth=max(1, depth + depth_offset)))
+        total_nodes += result.nodes
+        total_seconds += result.seconds
+        rows.append({"variant": name, "fen": fen, "depth": result.depth, "move": pos.move_text(result.move),
+                     "score": result.score, "nodes": result.nodes, "seconds": round(result.seconds, 4)})
+    return {"nodes": total_nodes, "seconds": round(total_seconds, 4),
+            "nodes_per_second": round(total_nodes / total_seconds) if total_seconds > 0 else None,
+            "positions": rows}

@@ -1,0 +1,337 @@
+"""The search: tactics found, determinism, stopping, levels, draw rules, the numba cache, the CLI.
+
+Tactical positions come from random games and were kept only when a slow, obvious twin (plain
+negamax over Position.legal_moves counting pieces, captures searched to the end) agrees that exactly
+one move wins material; the twin runs here again so the claim is checked, not trusted.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from engine import AMERICAN, INTERNATIONAL, Color, Position, variant_named
+from engine.search import (LEVELS, MATE_BOUND, Info, Limits, Searcher, SearchResult, accepts_draw, choose_move,
+                           offers_draw)
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# American: 23-19 gives a man (16x23) and 26x19x10x3... takes three and crowns: two men up.
+AMERICAN_SHOT = ("W:W22-27,29,30,32:B1,4,5,7-9,12,15,16,21", "23-19")
+# International: 25-30 gives a man; after 35x24 Black's multi-capture wins two men net.
+INTERNATIONAL_SHOT = ("B:W32,33,35,36,39,42-49:B1,3-7,9,12-17,20-22,25", "25-30")
+
+
+@pytest.fixture(scope="module")
+def searcher():
+    s = Searcher(tt_size_mb=8)
+    s.warm_up()
+    return s
+
+
+def _pieces(pos: Position, color: Color) -> int:
+    men, kings = pos.count(color)
+    return men + kings
+
+
+def _twin(pos: Position, depth: int, alpha: int = -10**9, beta: int = 10**9) -> int:
+    """Pieces ahead for the side to move after ``depth`` plies of plain negamax; positions where the
+    side to move must capture are searched on (no horizon in the middle of a capture sequence)."""
+    moves = pos.legal_moves()
+    if not moves:
+        return -1000
+    if depth <= 0 and not moves[0].captured:
+        return _pieces(pos, pos.turn) - _pieces(pos, pos.turn.opponent)
+    best = -10**9
+    for m in moves:
+        v = -_twin(pos.play(m), depth - 1, -beta, -alpha)
+        best = max(best, v)
+        alpha = max(alpha, v)
+        if alpha >= beta:
+            break
+    return best
+
+
+def _random_position(variant, rng: random.Random, plies: int) -> Position:
+    pos = Position.initial(variant)
+    for _ in range(plies):
+        moves = pos.legal_moves()
+        if not moves:
+            break
+        pos = pos.play(rng.choice(moves))
+    return pos
+
+
+# --- tactics --------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("variant,shot,min_captured", [(AMERICAN, AMERICAN_SHOT, 2),
+                                                       (INTERNATIONAL, INTERNATIONAL_SHOT, 2)])
+def test_shot_found_at_modest_depth(searcher, variant, shot, min_captured):
+    fen, best = shot
+    pos = Position.from_fen(variant, fen)
+    # the twin: this move wins two pieces within 5 plies, no other move wins any
+    base = _pieces(pos, pos.turn) - _pieces(pos, pos.turn.opponent)
+    gains = {pos.move_text(m): -_twin(pos.play(m), 4) - base for m in pos.legal_moves()}
+    assert gains[best] >= 2 and all(g <= 0 for t, g in gains.items() if t != best), gains
+    searcher.new_game()
+    result = searcher.search(pos, Limits(depth=6))
+    assert pos.move_text(result.move) == best
+    assert result.score >= 150  # about two men up
+    assert result.pv[0] == result.move
+    # the PV holds the combination: a capture of at least two pieces by the side that sacrificed
+    p, biggest = pos, 0
+    for i, m in enumerate(result.pv):
+        if i % 2 == 0:
+            biggest = max(biggest, len(m.captured))
+        p = p.play(m)
+    assert biggest >= min_captured
+
+
+def test_takes_the_last_piece_as_a_forced_win(searcher):
+    pos = Position.from_fen(AMERICAN, "W:W18:B14")  # 18x9 captures Black's only man
+    result = searcher.search(pos, Limits(depth=4))
+    assert pos.move_text(result.move) == "18x9"
+    assert result.score > MATE_BOUND
+
+
+# --- determinism, results, limits ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("variant,fen,depth", [
+    (AMERICAN, "W:W17,21-23,25,27,28,31,32:B1-4,6-8,13,14", 9),
+    (INTERNATIONAL, "B:W28,34-38,40-50:B1-10,12,13,15,16,18-20,26", 6),
+])
+def test_fixed_depth_is_deterministic(variant, fen, depth):
+    pos = Position.from_fen(variant, fen)
+    results = []
+    for _ in range(2):
+        s = Searcher(tt_size_mb=8)
+        results.append(s.search(pos, Limits(depth=depth)))
+    a, b = results
+    assert (a.move, a.score, a.nodes, a.depth, a.pv) == (b.move, b.score, b.nodes, b.depth, b.pv)
+    assert a.depth == depth and a.nodes > 0
+    # new_game() forgets: the same searcher repeats a fresh one's numbers
+    s.new_game()
+    c = s.search(pos, Limits(depth=depth))
+    assert (c.move, c.nodes) == (a.move, a.nodes)
+
+
+def test_info_per_iteration_and_pv_is_legal(searcher):
+    pos = Position.initial(INTERNATIONAL)
+    infos: list[Info] = []
+    result = searcher.search(pos, Limits(depth=5), on_info=infos.append)
+    assert [i.depth for i in infos] == [1, 2, 3, 4, 5]
+    assert isinstance(result, SearchResult)
+    assert infos[-1].pv == result.pv and result.pv[0] == result.move
+    p = pos
+    for m in result.pv:
+        assert m in p.legal_moves()
+        p = p.play(m)
+
+
+def test_node_limit(searcher):
+    result = searcher.search(Position.initial(AMERICAN), Limits(nodes=5000))
+    assert result.move in Position.initial(AMERICAN).legal_moves()
+    assert result.nodes <= 5000
+
+
+def test_stop_flag_during_search(searcher):
+    pos = Position.initial(INTERNATIONAL)
+    stop = np.zeros(1, dtype=np.int64)
+    threading.Timer(0.2, stop.fill, (1,)).start()
+    result = searcher.search(pos, Limits(), stop=stop)  # no limit: only the flag ends it
+    assert result.move in pos.legal_moves()
+
+
+def test_stop_flag_set_before_search(searcher):
+    pos = Position.from_fen(AMERICAN, "W:W17,21-23,25,27,28,31,32:B1-4,6-8,13,14")
+    stop = np.ones(1, dtype=np.int64)
+    result = searcher.search(pos, Limits(), stop=stop)
+    assert result.move in pos.legal_moves()
+
+
+def test_movetime_returns_a_move(searcher):
+    pos = Position.initial(AMERICAN)
+    result = searcher.search(pos, Limits(movetime=0.2))
+    assert result.move in pos.legal_moves() and result.depth >= 1
+
+
+def test_never_an_illegal_move_over_random_positions(searcher):
+    rng = random.Random(7)
+    checked = 0
+    for i in range(60):
+        variant = AMERICAN if i % 2 else INTERNATIONAL
+        pos = _random_position(variant, rng, rng.randrange(0, 90))
+        if not pos.legal_moves():
+            continue
+        result = searcher.search(pos, Limits(depth=rng.randrange(1, 6), nodes=20000))
+        assert result.move in pos.legal_moves(), pos.fen()
+        checked += 1
+    assert checked > 40
+
+
+def test_no_legal_move_raises(searcher):
+    with pytest.raises(ValueError):
+        searcher.search(Position.from_fen(AMERICAN, "W:W:B1"), Limits(depth=2))
+
+
+# --- draw rules inside the tree -------------------------------------------------------------------------
+
+def test_repetition_scores_as_a_draw(searcher):
+    # White has two kings and two men against a lone king; the last three plies were king moves, so
+    # Black's 8-4 brings back the position of three plies ago: the losing side takes the draw
+    p0 = Position.from_fen(AMERICAN, "W:WK22,K23,31,32:BK4")
+    p1 = p0.play(p0.parse_move("22-18"))
+    p2 = p1.play(p1.parse_move("4-8"))
+    p3 = p2.play(p2.parse_move("18-22"))
+    searcher.new_game()
+    alone = searcher.search(p3, Limits(depth=6))
+    assert alone.score < -100
+    game = SimpleNamespace(positions=[p0, p1, p2, p3], quiet_plies=3, plies_until_draw=77)
+    searcher.new_game()
+    result = searcher.search(game, Limits(depth=6))
+    assert p3.move_text(result.move) == "8-4" and result.score == 0
+
+
+def test_quiet_move_limit_scores_as_a_draw(searcher):
+    pos = Position.from_fen(AMERICAN, "W:WK1,K3,K5:BK32")
+    searcher.new_game()
+    assert searcher.search(pos, Limits(depth=6)).score > 100
+    game = SimpleNamespace(positions=[pos], quiet_plies=79, plies_until_draw=1)
+    searcher.new_game()
+    assert searcher.search(game, Limits(depth=6)).score == 0
+
+
+def test_international_endgame_limit_scores_as_a_draw(searcher):
+    # 3 kings against a lone king far away: drawn once the 16-move count runs out
+    pos = Position.from_fen(INTERNATIONAL, "W:WK1,K2,K3:BK50")
+    game = SimpleNamespace(positions=[pos], quiet_plies=0, plies_until_draw=2)
+    searcher.new_game()
+    assert searcher.search(game, Limits(depth=4)).score == 0
+
+
+# --- levels ---------------------------------------------------------------------------------------------
+
+def test_easy_random_share(searcher):
+    rng = random.Random(11)
+    pick = random.Random(5)
+    differ = total = 0
+    while total < 200:
+        variant = AMERICAN if total % 2 else INTERNATIONAL
+        pos = _random_position(variant, pick, pick.randrange(0, 40))
+        if len(pos.legal_moves()) < 2:
+            continue
+        best = searcher.search(pos, Limits(depth=2))
+        equal = set(searcher.equal_moves(pos, best, LEVELS["easy"].margin))
+        move = choose_move(searcher, pos, "easy", rng).move
+        differ += move not in equal
+        total += 1
+    assert 0.25 * total <= differ <= 0.55 * total, differ
+
+
+@pytest.mark.parametrize("variant,depth", [(AMERICAN, 8), (INTERNATIONAL, 6)])
+def test_medium_depth(searcher, variant, depth):
+    pos = _random_position(variant, random.Random(3), 12)
+    result = choose_move(searcher, pos, "medium", random.Random(1))
+    assert result.depth == depth and result.move in pos.legal_moves()
+
+
+def test_hard_searches_deeper_than_medium(searcher):
+    pos = Position.initial(AMERICAN)
+    result = choose_move(searcher, pos, "hard", random.Random(1))
+    assert result.move in pos.legal_moves() and result.depth > 8
+
+
+def test_levels_vary_among_equal_moves(searcher):
+    # the start of American checkers: several first moves score alike at 2 plies
+    pos = Position.initial(AMERICAN)
+    rng = random.Random(2)
+    seen = {choose_move(searcher, pos, "medium", rng).move for _ in range(12)}
+    assert len(seen) >= 1
+    easy = {choose_move(searcher, pos, "easy", rng).move for _ in range(40)}
+    assert len(easy) >= 3
+
+
+def test_accepts_draw_when_no_better():
+    s = Searcher(tt_size_mb=8)
+    losing = Position.from_fen(AMERICAN, "B:WK22,K23,31,32:BK4")
+    winning = Position.from_fen(AMERICAN, "W:WK22,K23,31,32:BK4")
+    assert accepts_draw(s, losing, "medium")
+    assert not accepts_draw(s, winning, "medium")
+
+
+def test_offers_draw_rarely():
+    s = Searcher(tt_size_mb=8)
+    pos = Position.from_fen(AMERICAN, "W:WK22,14:BK4,19")
+
+    def game(can=True, moves=80, quiet=12):
+        return SimpleNamespace(positions=[pos], quiet_plies=quiet, plies_until_draw=80 - quiet, moves=[None] * moves,
+                               can_offer_draw=lambda: (can, "" if can else "declined"))
+
+    assert offers_draw(s, game(), "medium", 0)
+    assert not offers_draw(s, game(), "medium", 60)  # not level
+    assert not offers_draw(s, game(), "medium", None)
+    assert not offers_draw(s, game(can=False), "medium", 0)  # the record forbids it
+    assert not offers_draw(s, game(moves=20), "medium", 0)  # too early
+    assert not offers_draw(s, game(quiet=2), "medium", 0)  # men still moving
+
+
+def test_unknown_level(searcher):
+    with pytest.raises(ValueError):
+        choose_move(searcher, Position.initial(AMERICAN), "grandmaster", random.Random())
+
+
+# --- numba cache, command line -------------------------------------------------------------------
+
+def test_cache_reloads_in_a_fresh_process(searcher):
+    # the module fixture compiled (or loaded) the kernels; a new process must load them from disk
+    code = (
+        "from engine import Position, AMERICAN\n"
+        "from engine.search import Searcher, Limits\n"
+        "from engine import _search\n"
+        "r = Searcher(8).search(Position.initial(AMERICAN), Limits(depth=4))\n"
+        "st = _search.search.stats\n"
+        "print(r.move.start, sum(st.cache_hits.values()), sum(st.cache_misses.values()))\n"
+    )
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True,
+                         timeout=300)
+    assert out.returncode == 0, out.stderr
+    start, hits, misses = map(int, out.stdout.split())
+    assert hits >= 1 and misses == 0
+
+
+def _cli(*args) -> str:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    out = subprocess.run([sys.executable, "-m", "engine", *args], cwd=ROOT, env=env, capture_output=True,
+                         text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    return out.stdout
+
+
+def test_bestmove_cli(searcher):
+    fen, best = AMERICAN_SHOT
+    data = json.loads(_cli("bestmove", "--fen", fen, "--depth", "6", "--json"))
+    assert set(data) == {"move", "path", "captures", "score", "depth", "nodes", "seconds", "pv"}
+    assert data["move"] == best and data["path"] == [23, 19] and data["captures"] == []
+    assert data["depth"] == 6 and data["pv"][0] == best
+    data = json.loads(_cli("bestmove", "--variant", "international", "--level", "easy", "--seed", "1", "--json"))
+    assert data["move"] in {Position.initial(INTERNATIONAL).move_text(m) for m in
+                            Position.initial(INTERNATIONAL).legal_moves()}
+
+
+def test_bench_signature_is_stable(searcher):
+    a = json.loads(_cli("bench", "--json", "--depth-offset", "-5"))
+    b = json.loads(_cli("bench", "--json", "--depth-offset", "-5"))
+    assert a["nodes"] == b["nodes"] > 0
+    assert [r["move"] for r in a["positions"]] == [r["move"] for r in b["positions"]]
+    assert {r["variant"] for r in a["positions"]} == {"american", "international"}
