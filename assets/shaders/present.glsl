@@ -1,0 +1,21 @@
+// Copies the cached still part of the board (colour and depth) into the target where pieces move,
+// so that they are hidden correctly behind standing ones.
+#if defined VERTEX_SHADER
+out vec2 v_uv;
+void main() {
+    vec2 p = vec2((gl_VertexID << 1) & 2, gl_VertexID & 2);
+    v_uv = p;
+    gl_Position = vec4(p * 2.0 - 1.0, 0.0, 1.0);
+}
+#elif defined FRAGMENT_SHADER
+uniform sampler2D u_image;
+uniform sampler2D u_depth;
+in vec2 v_uv;
+out vec4 f_color;
+void main() {
+    // the cached picture is laid out like the target, so window pixel = texel
+    ivec2 p = ivec2(gl_FragCoord.xy);
+    f_color = texelFetch(u_image, p, 0);
+    gl_FragDepth = texelFetch(u_depth, p, 0).r;
+}
+#endif

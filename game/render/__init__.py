@@ -1,0 +1,32 @@
+"""The 3D board: a moderngl renderer with two camera presets, picking and move animation.
+
+The game builds a :class:`RenderState` each frame and calls :meth:`BoardRenderer.draw` with it and
+the time; :func:`pick_square` / :meth:`BoardRenderer.pick` turn a mouse position into a square;
+:class:`MoveAnimation` describes a move being shown; :class:`Overlay` composites a pygame surface.
+Only scene.py, overlay.py and offscreen.py need GL; the rest is plain math for tests and the
+controller.
+"""
+
+from .animation import MoveAnimation, PiecePose, captured_poses, crown_pose, is_crown_landed, piece_pose
+from .camera import Camera, CameraMove, camera_at
+from .picking import Viewport, pick_square, piece_heights, project, screen_ray
+from .state import RenderState, must_capture_squares, selection_markers
+
+__all__ = [
+    "MoveAnimation", "PiecePose", "piece_pose", "captured_poses", "crown_pose", "is_crown_landed",
+    "Camera", "CameraMove", "camera_at",
+    "Viewport", "pick_square", "piece_heights", "project", "screen_ray",
+    "RenderState", "must_capture_squares", "selection_markers",
+    "BoardRenderer", "Overlay",
+]
+
+
+def __getattr__(name):
+    # GL classes load on first use, so importing game.render for its math needs no moderngl context
+    if name == "BoardRenderer":
+        from .scene import BoardRenderer
+        return BoardRenderer
+    if name == "Overlay":
+        from .overlay import Overlay
+        return Overlay
+    raise AttributeError(name)

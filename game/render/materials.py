@@ -1,0 +1,34 @@
+"""Shader programs: loading assets/shaders/*.glsl and compiling them into moderngl programs.
+
+Each .glsl file holds both stages, selected by ``VERTEX_SHADER`` / ``FRAGMENT_SHADER`` defines (the
+moderngl-window convention), and may ``#include "other.glsl"`` for shared lighting code.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+SHADER_DIR = Path(__file__).resolve().parents[2] / "assets" / "shaders"
+PROGRAMS = ("board", "piece", "ring", "decal", "background", "present", "overlay")
+_INCLUDE = re.compile(r'^\s*#include\s+"([^"]+)"\s*$', re.MULTILINE)
+
+
+def shader_source(name: str, stage: str) -> str:
+    """The GLSL text of ``assets/shaders/<name>.glsl`` for ``stage`` ('VERTEX_SHADER' or
+    'FRAGMENT_SHADER'), with includes expanded."""
+    text = (SHADER_DIR / f"{name}.glsl").read_text()
+    text = _INCLUDE.sub(lambda m: (SHADER_DIR / m.group(1)).read_text(), text)
+    return f"#version 330 core\n#define {stage}\n#line 1\n{text}"
+
+
+def load_program(ctx, name: str):
+    """Compile and link ``assets/shaders/<name>.glsl`` in the moderngl context ``ctx``."""
+    return ctx.program(vertex_shader=shader_source(name, "VERTEX_SHADER"),
+                       fragment_shader=shader_source(name, "FRAGMENT_SHADER"))
+
+
+def set_uniform(program, name: str, value) -> None:
+    """Set a uniform if the linked program kept it (drivers drop unused ones)."""
+    if name in program:
+        program[name].value = value

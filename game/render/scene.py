@@ -1,0 +1,440 @@
+"""The board renderer: draws a :class:`RenderState` at a time into a viewport (moderngl).
+
+Small parts with one job each: :class:`Mesh` (a vertex array with an instance buffer),
+:class:`BoardRenderer` (which builds the per-frame instance lists and issues one draw per mesh
+type). Everything it reads comes from the state and the time; it changes neither.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import moderngl
+import numpy as np
+
+from engine import Color, Piece, Variant
+
+from .animation import LIFT_HEIGHT, captured_poses, crown_pose, is_crown_landed, piece_pose
+from .camera import Camera
+from .geometry import PIECE_HEIGHT, PIECE_RADIUS, board_mesh, piece_mesh, ring_mesh, square_center
+from .materials import load_program, set_uniform
+from .picking import Viewport, pick_square, piece_heights
+from .state import RenderState
+from .textures import board_image
+
+LIGHT_DIR = np.array([-0.45, 0.80, 0.40]) / np.linalg.norm([-0.45, 0.80, 0.40])
+CLEAR_COLOUR = (0.12, 0.12, 0.13)
+
+# Piece colours (display gamma) and lacquer gloss. The dark side is a deep red-brown, the light side
+# cream: far apart in lightness so they read at a glance in both views and on either wood.
+PIECE_COLOURS = {
+    "dark": (0.23, 0.085, 0.06, 0.85),
+    "light": (0.94, 0.88, 0.74, 0.55),
+}
+GOLD = (1.0, 0.78, 0.34, 1.0)
+
+# Marker colours (display gamma, alpha) and sizes in squares.
+TARGET_DOT = ((0.30, 0.86, 0.36, 0.92), 0.13)
+FINAL_RING = ((0.30, 0.86, 0.36, 0.95), 0.36, 0.29)
+MUST_CAPTURE_RING = ((1.0, 0.80, 0.28, 0.95), 0.49, 0.425)
+CAPTURED_RING = ((0.92, 0.16, 0.10, 0.95), 0.20, 0.145)
+LAST_MOVE_LINE = ((1.0, 0.56, 0.12, 1.0), 0.05)  # opaque, so the joins don't show
+CURSOR_SQUARE = ((0.40, 0.78, 1.0, 0.95), 0.485, 0.435)
+SHADOW = (0.0, 0.0, 0.0)
+
+DECAL_SHADOW_Y, DECAL_MARK_Y = 0.0015, 0.003
+KIND_DISC, KIND_RING, KIND_SQUARE, KIND_SHADOW = 0.0, 1.0, 2.0, 3.0
+MAX_PIECES = 2 * 50 + 8  # every man of a 10x10 game stacked as kings, plus animation extras
+
+
+def piece_colour(variant: Variant, color: Color):
+    """The display colour of a side's pieces: the dark pieces are Black's in both games."""
+    return PIECE_COLOURS["dark" if color is Color.BLACK else "light"]
+
+
+def _mat_bytes(m: np.ndarray) -> bytes:
+    return np.ascontiguousarray(m.T, dtype="f4").tobytes()  # GLSL matrices are column-major
+
+
+class Mesh:
+    """A vertex array: a static mesh plus an instance buffer rewritten each frame."""
+
+    def __init__(self, ctx, program, vertices: np.ndarray, vertex_format: str, attributes: tuple,
+                 indices: np.ndarray | None, instance_format: str, instance_attributes: tuple, max_instances: int):
+        self.vbo = ctx.buffer(vertices.astype("f4").tobytes())
+        self.ibo = ctx.buffer(indices.astype("i4").tobytes()) if indices is not None else None
+        stride = sum(int(p.rstrip("f")) for p in instance_format.replace("/i", "").split()) * 4
+        self.instances = ctx.buffer(reserve=stride * max_instances, dynamic=True)
+        self.max_instances = max_instances
+        self.vao = ctx.vertex_array(program, [(self.vbo, vertex_format, *attributes),
+                                              (self.instances, instance_format, *instance_attributes)],
+                                    index_buffer=self.ibo)
+
+    def draw(self, rows: np.ndarray, mode=moderngl.TRIANGLES, vertices: int = -1) -> None:
+        """Draw one instance per row of ``rows`` (float32, one row per instance)."""
+        if len(rows) == 0:
+            return
+        rows = rows[: self.max_instances]
+        self.instances.write(np.ascontiguousarray(rows, dtype="f4").tobytes())
+        self.vao.render(mode, vertices=vertices, instances=len(rows))
+
+    def release(self) -> None:
+        for obj in (self.vao, self.vbo, self.ibo, self.instances):
+            if obj is not None:
+                obj.release()
+
+
+class BoardRenderer:
+    """Draws the board, pieces, markers and animations of a :class:`RenderState`.
+
+    Create it once per GL context (``ctx = moderngl.create_context()`` after opening a pygame
+    OPENGL window), then each frame call :meth:`draw` with the state, the time in seconds (the same
+    clock the state's animations and camera moves were built with) and the board's
+    :class:`Viewport`. ``samples`` asks for that much multisampling in an offscreen buffer
+    (0 draws straight into the target; unavailable counts fall back to the largest supported).
+    """
+
+    def __init__(self, ctx: moderngl.Context, variant: Variant | None = None, samples: int = 4,
+                 texture_pixels: int | None = None):
+        self.ctx = ctx
+        self.samples = min(samples, ctx.max_samples) if samples > 1 else 0
+        if self.samples == 1:
+            self.samples = 0
+        self.texture_pixels = texture_pixels
+        self.programs = {name: load_program(ctx, name) for name in ("board", "piece", "ring", "decal",
+                                                                      "background", "present")}
+        pv, pi = piece_mesh()
+        self.piece_mesh = Mesh(ctx, self.programs["piece"], pv, "3f 3f", ("in_position", "in_normal"), pi,
+                               "4f 4f/i", ("in_place", "in_colour"), MAX_PIECES)
+        rv, ri = ring_mesh()
+        self.ring_mesh = Mesh(ctx, self.programs["ring"], rv, "2f", ("in_angles",), ri,
+                              "4f 4f 4f/i", ("in_ring", "in_tube", "in_colour"), MAX_PIECES)
+        corners = np.array([-1, -1, 1, -1, -1, 1, 1, 1], dtype="f4")
+        self.decal_mesh = Mesh(ctx, self.programs["decal"], corners, "2f", ("in_corner",), None,
+                               "4f 4f 4f/i", ("in_segment", "in_shape", "in_colour"), 512)
+        self.empty_vao = {name: ctx.vertex_array(self.programs[name], []) for name in ("background", "present")}
+        self._boards: dict[int, tuple] = {}  # board size -> (vbo, vao)
+        self._textures: dict[tuple, moderngl.Texture] = {}
+        self._cache = None  # the still picture: see _layer
+        self._previous_camera: Camera | None = None
+        if variant is not None:
+            self._board_texture(variant, False, False)
+
+    # --- cached resources -----------------------------------------------------------------------
+
+    def _board_vao(self, size: int):
+        if size not in self._boards:
+            vbo = self.ctx.buffer(board_mesh(size).tobytes())
+            vao = self.ctx.vertex_array(self.programs["board"], [(vbo, "3f 3f 2f", "in_position", "in_normal", "in_uv")])
+            self._boards[size] = (vbo, vao)
+        return self._boards[size][1]
+
+    def _board_texture(self, variant: Variant, numbers: bool, flipped: bool) -> moderngl.Texture:
+        key = (variant.name, numbers, flipped and numbers)
+        if key not in self._textures:
+            pixels = self.texture_pixels or (1152 if variant.size <= 8 else 1408)
+            img = board_image(variant, pixels, numbers=numbers, flipped=flipped)
+            tex = self.ctx.texture((pixels, pixels), 4, img.tobytes())
+            tex.build_mipmaps()
+            tex.filter = (moderngl.LINEAR_MIPMAP_LINEAR, moderngl.LINEAR)
+            tex.anisotropy = 4.0
+            tex.repeat_x = tex.repeat_y = False
+            self._textures[key] = tex
+        return self._textures[key]
+
+    def _layer(self, width: int, height: int):
+        """The cached still picture, laid out like the target (so it can be blitted 1:1): a dict of
+        fbo (colour + depth textures), colour_fbo (colour only, for the blit), msaa (or None)."""
+        if self._cache is None or self._cache["size"] != (width, height):
+            self._release_cache()
+            ctx = self.ctx
+            colour = ctx.texture((width, height), 4)
+            depth = ctx.depth_texture((width, height))
+            for tex in (colour, depth):
+                tex.filter = (moderngl.NEAREST, moderngl.NEAREST)
+            depth.compare_func = ""  # read as plain values, not as a shadow comparison
+            owned = [colour, depth]
+            msaa = None
+            if self.samples:
+                rb = ctx.renderbuffer((width, height), 4, samples=self.samples)
+                drb = ctx.depth_renderbuffer((width, height), samples=self.samples)
+                msaa = ctx.framebuffer([rb], drb)
+                owned += [rb, drb]
+            fbo, colour_fbo = ctx.framebuffer([colour], depth), ctx.framebuffer([colour])
+            self._cache = {"size": (width, height), "msaa": msaa, "fbo": fbo, "colour_fbo": colour_fbo,
+                           "colour": colour, "depth": depth, "key": None,
+                           "owned": [o for o in (msaa, fbo, colour_fbo) if o is not None] + owned}
+        return self._cache
+
+    def _release_cache(self) -> None:
+        if self._cache is not None:
+            for obj in self._cache["owned"]:
+                obj.release()
+            self._cache = None
+
+    # --- drawing --------------------------------------------------------------------------------
+
+    def draw(self, state: RenderState, t: float, viewport: Viewport, target: moderngl.Framebuffer | None = None) -> None:
+        """Draw ``state`` as it looks at time ``t`` into ``viewport`` of ``target`` (default: the
+        context's screen, which needs a depth buffer). Leaves depth testing and blending off.
+
+        What stands still (board, markers, pieces not being animated) is drawn once, anti-aliased,
+        into a cached picture; each frame copies that picture (a blit) and draws only the moving
+        pieces over it. While the camera itself moves, everything is drawn directly instead.
+        """
+        ctx = self.ctx
+        target = target or ctx.screen
+        variant = state.position.variant
+        cam = state.camera.at(t)
+        frame = _Frame(self, state, t, cam, viewport.aspect)
+        gl_viewport = viewport.gl()
+        camera_moving = self._previous_camera is not None and cam != self._previous_camera
+        self._previous_camera = cam
+        try:
+            if camera_moving:
+                target.use()
+                ctx.viewport = ctx.scissor = gl_viewport
+                ctx.clear(*CLEAR_COLOUR, 1.0, depth=1.0)
+                self._draw_still(frame, variant, target)
+                self._draw_moving(frame, target)
+                return
+            vx, vy, w, h = gl_viewport
+            layer = self._layer(vx + w, vy + h)
+            key = (cam, gl_viewport, state.show_numbers, variant.name, frame.still_key())
+            if layer["key"] != key:
+                fbo = layer["msaa"] or layer["fbo"]
+                fbo.use()
+                ctx.viewport = ctx.scissor = gl_viewport
+                ctx.clear(*CLEAR_COLOUR, 1.0, depth=1.0)
+                self._draw_still(frame, variant, fbo)
+                ctx.scissor = None
+                if layer["msaa"] is not None:
+                    ctx.copy_framebuffer(layer["fbo"], layer["msaa"])  # resolves colour and depth
+                layer["key"] = key
+            target.use()
+            ctx.viewport = ctx.scissor = gl_viewport
+            ctx.copy_framebuffer(target, layer["colour_fbo"])  # the blit obeys the scissor
+            box = self._moving_box(frame, viewport)
+            if box is not None:
+                # The moving pieces must hide behind still ones: restore the still depth, but only
+                # where they are (a full-screen depth copy would cost more than the blit).
+                ctx.scissor = box
+                ctx.enable(moderngl.DEPTH_TEST)
+                ctx.depth_func = "1"  # always
+                layer["colour"].use(0)
+                layer["depth"].use(1)
+                self.programs["present"]["u_image"].value = 0
+                self.programs["present"]["u_depth"].value = 1
+                self.empty_vao["present"].render(moderngl.TRIANGLES, vertices=3)
+                ctx.depth_func = "<"
+                self._draw_moving(frame, target)
+        finally:
+            ctx.scissor = None
+            ctx.disable(moderngl.DEPTH_TEST | moderngl.BLEND | moderngl.CULL_FACE)
+
+    def _moving_box(self, frame: "_Frame", viewport: Viewport):
+        """The GL scissor box (x, y, w, h) around the moving pieces and their shadows, clipped to the
+        viewport; None when nothing moves."""
+        moving = frame.moving
+        if len(moving.pieces) == 0:
+            return None
+        r = PIECE_RADIUS + 0.15
+        pts = []
+        for x, y, z, scale in moving.pieces[:, :4]:
+            for dx in (-r, r):
+                for dz in (-r, r):
+                    pts += [(x + dx, y, z + dz, 1.0), (x + dx, y + PIECE_HEIGHT * scale + 0.05, z + dz, 1.0)]
+        for sx, sz, _sx, _sz, outer in moving.shadows[:, :5]:
+            pts += [(sx + dx, 0.0, sz + dz, 1.0) for dx in (-outer, outer) for dz in (-outer, outer)]
+        clip = np.array(pts) @ frame.view_proj_matrix.T
+        if np.any(clip[:, 3] <= 1e-6):
+            return viewport.gl()
+        ndc = clip[:, :2] / clip[:, 3:4]
+        vx, vy, w, h = viewport.gl()
+        x0 = int(np.floor(vx + (ndc[:, 0].min() + 1) / 2 * w)) - 2
+        x1 = int(np.ceil(vx + (ndc[:, 0].max() + 1) / 2 * w)) + 2
+        y0 = int(np.floor(vy + (ndc[:, 1].min() + 1) / 2 * h)) - 2
+        y1 = int(np.ceil(vy + (ndc[:, 1].max() + 1) / 2 * h)) + 2
+        x0, y0 = max(x0, vx), max(y0, vy)
+        x1, y1 = min(x1, vx + w), min(y1, vy + h)
+        if x1 <= x0 or y1 <= y0:
+            return None
+        return x0, y0, x1 - x0, y1 - y0
+
+    def _set_camera_uniforms(self, frame: "_Frame") -> None:
+        for name in ("board", "piece", "ring", "decal"):
+            prog = self.programs[name]
+            prog["u_view_proj"].write(frame.view_proj)
+            set_uniform(prog, "u_light_dir", tuple(LIGHT_DIR))
+            set_uniform(prog, "u_eye", frame.eye)
+
+    def _draw_still(self, frame: "_Frame", variant: Variant, fbo) -> None:
+        """Background, board, markers and the pieces that are not moving (into the bound fbo)."""
+        ctx = self.ctx
+        self._set_camera_uniforms(frame)
+        ctx.disable(moderngl.DEPTH_TEST | moderngl.BLEND | moderngl.CULL_FACE)
+        self.empty_vao["background"].render(moderngl.TRIANGLES, vertices=3)
+        ctx.enable(moderngl.DEPTH_TEST | moderngl.CULL_FACE)
+        flipped = abs(((frame.camera.base_yaw + 180) % 360) - 180) > 90
+        self._board_texture(variant, frame.state.show_numbers, flipped).use(0)
+        self.programs["board"]["u_board"].value = 0
+        self._board_vao(variant.size).render(moderngl.TRIANGLES)
+        self._draw_pieces(fbo, np.concatenate([frame.still.shadows, frame.markers]), frame.still.pieces, frame.still.rings)
+
+    def _draw_moving(self, frame: "_Frame", fbo) -> None:
+        """The pieces being animated, with their shadows (into the bound fbo, depth test on)."""
+        if len(frame.moving.pieces) == 0:
+            return
+        self._set_camera_uniforms(frame)
+        self._draw_pieces(fbo, frame.moving.shadows, frame.moving.pieces, frame.moving.rings)
+
+    def _draw_pieces(self, fbo, decals, pieces, rings) -> None:
+        ctx = self.ctx
+        # marks on the board: blended over it, behind the pieces, writing no depth
+        ctx.disable(moderngl.CULL_FACE)
+        ctx.enable(moderngl.DEPTH_TEST | moderngl.BLEND)
+        ctx.blend_func = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA
+        fbo.depth_mask = False
+        self.decal_mesh.draw(decals, moderngl.TRIANGLE_STRIP, 4)
+        fbo.depth_mask = True
+        ctx.disable(moderngl.BLEND)
+        ctx.enable(moderngl.CULL_FACE)
+        self.piece_mesh.draw(pieces)
+        ctx.disable(moderngl.CULL_FACE)  # the squashed torus is cheap enough to draw both sides
+        self.ring_mesh.draw(rings)
+
+    # --- input support --------------------------------------------------------------------------
+
+    def pick(self, state: RenderState, t: float, viewport: Viewport, x: float, y: float) -> int | None:
+        """The square under window pixel (x, y) as the board is drawn at time ``t``; None off it."""
+        return pick_square(state.position.variant, state.camera.at(t), viewport, x, y,
+                           piece_heights(state.position.pieces()))
+
+    def release(self) -> None:
+        """Free the GL objects (the context itself belongs to the caller)."""
+        for mesh in (self.piece_mesh, self.ring_mesh, self.decal_mesh):
+            mesh.release()
+        for vbo, vao in self._boards.values():
+            vao.release()
+            vbo.release()
+        for tex in self._textures.values():
+            tex.release()
+        self._release_cache()
+        for vao in self.empty_vao.values():
+            vao.release()
+        for prog in self.programs.values():
+            prog.release()
+
+
+class Instances(NamedTuple):
+    """Per-instance rows for one group of pieces: men, gold rings and their shadow decals."""
+
+    pieces: np.ndarray
+    rings: np.ndarray
+    shadows: np.ndarray
+
+
+class _Frame:
+    """What one frame draws, worked out from the state and the time: the camera's matrices, the
+    still pieces and markers (cacheable) and the moving pieces (drawn every frame)."""
+
+    def __init__(self, renderer: "BoardRenderer", state: RenderState, t: float, camera: Camera, aspect: float):
+        n = state.position.variant.size
+        self.state = state
+        self.camera = camera
+        self.view_proj_matrix = camera.view_projection(n, aspect)
+        self.view_proj = _mat_bytes(self.view_proj_matrix)
+        self.eye = tuple(float(v) for v in camera.eye(n, aspect))
+        self.still, self.moving = piece_rows(state, t)
+        self.markers = marker_rows(state)
+
+    def still_key(self) -> bytes:
+        """Bytes that change whenever the still picture would."""
+        return b"".join(a.tobytes() for a in (*self.still, self.markers))
+
+
+def piece_rows(state: RenderState, t: float) -> tuple[Instances, Instances]:
+    """(still, moving) instance rows for every piece the state shows at time ``t``."""
+    variant = state.position.variant
+    rows = {False: ([], [], []), True: ([], [], [])}
+
+    def stack(piece: Piece, x, y, z, moving: bool, scale=1.0, layers=None, crown=True):
+        pieces_rows, ring_rows, shadow_rows = rows[moving]
+        colour = piece_colour(variant, piece.color)
+        layers = layers if layers is not None else (2 if piece.king else 1)
+        for k in range(layers):
+            pieces_rows.append((x, y + k * PIECE_HEIGHT * scale, z, scale, *colour))
+        top = y + layers * PIECE_HEIGHT * scale
+        if piece.king and crown:
+            ring_rows.append((x, top + 0.004, z, 0.215 * scale, 0.026 * scale, 0.55, 0, 0, *GOLD))
+        # blob shadow: pushed away from the light, wider, softer and fainter as the piece rises
+        h = y + 0.75 * layers * PIECE_HEIGHT * scale
+        sx = x - LIGHT_DIR[0] / LIGHT_DIR[1] * h
+        sz = z - LIGHT_DIR[2] / LIGHT_DIR[1] * h
+        outer = (PIECE_RADIUS + 0.10) * scale + 0.22 * y
+        inner = (PIECE_RADIUS - 0.12) * scale - 0.2 * y
+        alpha = 0.75 * max(0.3, 1.0 - 1.2 * y) * scale
+        shadow_rows.append((sx, sz, sx, sz, outer, inner, DECAL_SHADOW_Y, KIND_SHADOW, *SHADOW, alpha))
+        return top
+
+    anim = state.animation
+    animating = anim is not None and not anim.is_done(t)
+    for sq, piece in state.position.pieces().items():
+        x, z = square_center(variant, sq)
+        if animating and sq == anim.path[-1]:
+            pose = piece_pose(anim, t)
+            mover = anim.piece
+            king = mover.king or is_crown_landed(anim, t)
+            stack(Piece(mover.color, king), pose.x, pose.y, pose.z, True)
+            drop = crown_pose(anim, t)
+            if drop is not None and not king:
+                stack(Piece(mover.color, False), drop.x, drop.y, drop.z, True)
+            continue
+        lift = LIFT_HEIGHT if sq == state.selected else 0.0
+        top = stack(piece, x, lift, z, False)
+        if sq == state.selected:
+            rows[False][1].append((x, lift + 0.5 * (top - lift), z, PIECE_RADIUS + 0.045, 0.028, 1.0, 0, 0, *GOLD))
+    if animating:
+        captured = dict(anim.captured)
+        for sq, pose in captured_poses(anim, t).items():
+            if pose.scale > 0.01:
+                stack(captured[sq], pose.x, pose.y, pose.z, True, pose.scale)
+
+    def arrays(group):
+        p, r, sh = group
+        return Instances(np.array(p, dtype="f4").reshape(-1, 8), np.array(r, dtype="f4").reshape(-1, 12),
+                         np.array(sh, dtype="f4").reshape(-1, 12))
+
+    return arrays(rows[False]), arrays(rows[True])
+
+
+def marker_rows(state: RenderState) -> np.ndarray:
+    """Decal rows for the last move, captures, targets, must-capture rings and the cursor."""
+    variant = state.position.variant
+    rows = []
+
+    def mark(sq, colour, outer, inner, kind):
+        x, z = square_center(variant, sq)
+        rows.append((x, z, x, z, outer, inner, DECAL_MARK_Y, kind, *colour))
+
+    if state.last_move is not None:
+        colour, width = LAST_MOVE_LINE
+        path = [square_center(variant, sq) for sq in state.last_move.path]
+        for (ax, az), (bx, bz) in zip(path, path[1:]):
+            rows.append((ax, az, bx, bz, width, 0.0, DECAL_MARK_Y, KIND_DISC, *colour))
+        ax, az = path[0]
+        rows.append((ax, az, ax, az, width * 2.2, 0.0, DECAL_MARK_Y, KIND_DISC, *colour))  # where it started
+        for sq in state.last_move.captured:
+            mark(sq, CAPTURED_RING[0], CAPTURED_RING[1], CAPTURED_RING[2], KIND_RING)
+    for sq in sorted(state.must_capture):
+        mark(sq, MUST_CAPTURE_RING[0], MUST_CAPTURE_RING[1], MUST_CAPTURE_RING[2], KIND_RING)
+    for sq in sorted(state.targets):
+        mark(sq, TARGET_DOT[0], TARGET_DOT[1], 0.0, KIND_DISC)
+    for sq in sorted(state.final_targets):
+        mark(sq, FINAL_RING[0], FINAL_RING[1], FINAL_RING[2], KIND_RING)
+    if state.cursor is not None:
+        mark(state.cursor, CURSOR_SQUARE[0], CURSOR_SQUARE[1], CURSOR_SQUARE[2], KIND_SQUARE)
+    return np.array(rows, dtype="f4").reshape(-1, 12)
+
+
+__all__ = ["BoardRenderer", "Instances", "Mesh", "marker_rows", "piece_colour", "piece_rows"]

@@ -1,0 +1,188 @@
+"""The board's top as one image, made once on the CPU: wooden squares, a mitred wooden frame with
+an inlaid border, file letters and rank numbers, and optionally the PDN numbers on dark squares.
+
+The image is laid out as the first player sees the board from above: row 0 is the far edge.
+The alpha channel holds the lacquer's gloss (lower in the grain's pores), read by the shader.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from engine import Variant, coords_square
+
+from .geometry import FRAME_WIDTH, half_extent
+
+FILES = "abcdefghij"
+
+# Colours in linear-ish 0..1 RGB before the shader's lighting.
+MAPLE = np.float32([0.86, 0.68, 0.45])
+MAPLE_GRAIN = np.float32([0.70, 0.50, 0.30])
+WALNUT = np.float32([0.36, 0.20, 0.10])
+WALNUT_GRAIN = np.float32([0.22, 0.11, 0.05])
+FRAME = np.float32([0.30, 0.14, 0.07])  # mahogany
+FRAME_GRAIN = np.float32([0.18, 0.08, 0.04])
+INLAY = np.float32([0.90, 0.76, 0.50])
+LETTERS = np.float32([0.95, 0.86, 0.64])
+
+
+def _value_noise(rng: np.random.Generator, h: int, w: int, cells_y: int, cells_x: int) -> np.ndarray:
+    """Smooth noise in [0, 1] (float32, h x w): a random (cells_y x cells_x) grid, smoothly scaled up.
+
+    pygame's smoothscale does the interpolation in C, which is many times faster than numpy here.
+    """
+    import pygame.surfarray
+    import pygame.transform
+
+    grid = (rng.random((cells_x + 1, cells_y + 1, 3)) * 255).astype(np.uint8)
+    big = pygame.transform.smoothscale(pygame.surfarray.make_surface(grid), (w, h))
+    return pygame.surfarray.array_red(big).T.astype(np.float32) * np.float32(1 / 255)
+
+
+def _wood(rng: np.random.Generator, h: int, w: int, units: float, offset: np.ndarray | float = 0.0):
+    """Grain running along x: (figure in [0, 1], pores in [0, 1]) for an h x w image ``units`` wide.
+
+    ``offset`` (scalar or per-pixel) shifts the growth rings so neighbouring pieces of veneer differ.
+    """
+    n = max(2, int(units))
+    warp = _value_noise(rng, h, w, 3 * n, n) * 2.2 + _value_noise(rng, h, w, 10 * n, 2 * n) * 0.5
+    rings = (np.linspace(0, units, h, dtype=np.float32)[:, None] * 7.0 + warp + offset) % 1.0
+    figure = np.clip(1 - np.abs(rings - 0.5) * 2.6, 0, 1) ** 2  # soft late-wood bands
+    pores = _value_noise(rng, h, w, 60 * n, max(2, n // 2)) ** 3  # long thin streaks along the grain
+    return figure, pores
+
+
+def board_image(variant: Variant, pixels: int = 2048, numbers: bool = False, flipped: bool = False,
+                seed: int = 7) -> np.ndarray:
+    """The top of the board as a (pixels, pixels, 4) uint8 RGBA array.
+
+    ``numbers`` writes the PDN square numbers on the dark squares, upright for the player on the
+    near side (the second player's when ``flipped``). Letters and numbers on the frame are written
+    on all four sides, each readable from its own side, so they read well from either chair.
+    """
+    rng = np.random.default_rng(seed)
+    n = variant.size
+    e = half_extent(n)
+    ppu = pixels / (2 * e)  # pixels per square
+    coords = ((np.arange(pixels) + 0.5) / ppu - e).astype(np.float32)  # world x of each column == world z of each row
+    x = coords[None, :].repeat(pixels, 0)
+    z = coords[:, None].repeat(pixels, 1)
+    file = np.floor(x + n / 2).astype(int)
+    rank = np.floor(n / 2 - z).astype(int)
+    inside = (np.abs(x) < n / 2) & (np.abs(z) < n / 2)
+    dark = inside & ((file + rank) % 2 == 0)  # a1 (file 0, rank 0) is dark
+
+    # squares: every square its own piece of veneer
+    cell = np.where(inside, file * n + rank, 0)
+    offsets = rng.random(n * n, dtype=np.float32)[cell]
+    tint = (rng.random(n * n, dtype=np.float32)[cell] - 0.5) * 0.08
+    figure, pores = _wood(rng, pixels, pixels, 2 * e, offsets * 3.0)
+    wood = 0.55 * figure + 0.45 * pores
+    img = np.where(dark[..., None], WALNUT + (WALNUT_GRAIN - WALNUT) * wood[..., None],
+                   MAPLE + (MAPLE_GRAIN - MAPLE) * wood[..., None])
+    img = img * (1 + tint[..., None])
+
+    # frame: mitred at the corners, the grain running along each side
+    side_x = np.abs(x) > np.abs(z)  # the left and right rails
+    f_h, p_h = _wood(rng, pixels, pixels, 2 * e, 0.0)
+    f_v, p_v = _wood(rng, pixels, pixels, 2 * e, 0.37)
+    f_v, p_v = f_v.T, p_v.T
+    frame_wood = np.where(side_x, 0.6 * f_v + 0.4 * p_v, 0.6 * f_h + 0.4 * p_h)
+    frame = FRAME + (FRAME_GRAIN - FRAME) * frame_wood[..., None]
+    img = np.where(inside[..., None], img, frame)
+
+    # inlay: a light line and a dark line around the squares
+    edge = np.maximum(np.abs(x), np.abs(z)) - n / 2
+    light_line = (edge > 0.035) & (edge < 0.075)
+    dark_line = (edge > 0.0) & (edge < 0.03)
+    img[light_line] = INLAY * (0.85 + 0.15 * pores[light_line, None])
+    img[dark_line] = FRAME_GRAIN * 0.7
+    # the frame's outer edge is rounded over: darken it a little so the board reads as a block
+    outer = np.clip((np.maximum(np.abs(x), np.abs(z)) - (e - 0.08)) / 0.08, 0, 1)
+    img *= (1 - 0.35 * outer)[..., None]
+
+    gloss = np.where(inside, 0.85 - 0.5 * pores, 0.75 - 0.45 * pores)
+
+    _write_frame_labels(img, gloss, variant, ppu, e)
+    if numbers:
+        _write_square_numbers(img, variant, ppu, e, flipped)
+
+    rgba = np.empty((pixels, pixels, 4), dtype=np.uint8)
+    rgba[..., :3] = np.clip(img * 255, 0, 255).astype(np.uint8)
+    rgba[..., 3] = np.clip(gloss * 255, 0, 255).astype(np.uint8)
+    return rgba
+
+
+def _font(px: int):
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    import pygame.font
+
+    if not pygame.font.get_init():
+        pygame.font.init()
+    return pygame.font.Font(None, px)  # pygame's bundled default font: no font file to ship
+
+
+def _text_alpha(text: str, px: int, bold: bool = True) -> np.ndarray:
+    """Coverage of ``text`` rendered at ``px`` pixels high, as a float (h, w) array in [0, 1]."""
+    import pygame.surfarray
+
+    font = _font(px)
+    font.set_bold(bold)
+    surf = font.render(text, True, (255, 255, 255))
+    return pygame.surfarray.array_alpha(surf).T.astype(np.float32) / 255.0
+
+
+def _stamp(img: np.ndarray, alpha: np.ndarray, cx: float, cy: float, colour, strength: float = 1.0) -> None:
+    """Blend ``colour`` into ``img`` through ``alpha`` centred on pixel (cx, cy)."""
+    h, w = alpha.shape
+    y0, x0 = int(round(cy - h / 2)), int(round(cx - w / 2))
+    ys, xs = slice(max(0, y0), min(img.shape[0], y0 + h)), slice(max(0, x0), min(img.shape[1], x0 + w))
+    a = alpha[ys.start - y0:ys.stop - y0, xs.start - x0:xs.stop - x0, None] * strength
+    img[ys, xs] = img[ys, xs] * (1 - a) + np.asarray(colour) * a
+
+
+def _write_frame_labels(img, gloss, variant: Variant, ppu: float, e: float) -> None:
+    n = variant.size
+    px = int(ppu * FRAME_WIDTH * 0.62)
+    mid = n / 2 + (e - n / 2) * 0.5  # halfway across the frame
+
+    def to_px(wx, wz):
+        return (wx + e) * ppu, (wz + e) * ppu
+
+    def label(text, wx, wz, upside_down):
+        a = _text_alpha(text, px)
+        if upside_down:
+            a = a[::-1, ::-1]
+        cx, cy = to_px(wx, wz)
+        # engraved: a dark lip offset away from the light, then the pale inlay itself
+        _stamp(img, a, cx + px * 0.04, cy + px * 0.05, FRAME_GRAIN * 0.5, 0.8)
+        _stamp(img, a, cx, cy, LETTERS)
+        _stamp(gloss[..., None], a, cx, cy, [0.55])
+
+    for f in range(n):
+        x = f - (n - 1) / 2
+        label(FILES[f], x, mid, False)  # near side, read by the first player
+        label(FILES[f], x, -mid, True)  # far side, read by the second player
+    for r in range(n):
+        z = (n - 1) / 2 - r
+        label(str(r + 1), -mid, z, False)
+        label(str(r + 1), mid, z, True)
+
+
+def _write_square_numbers(img, variant: Variant, ppu: float, e: float, flipped: bool) -> None:
+    n = variant.size
+    px = int(ppu * 0.30)
+    for f in range(n):
+        for r in range(n):
+            sq = coords_square(variant, f, r)
+            if sq is None:
+                continue
+            a = _text_alpha(str(sq), px, bold=False)
+            # in the square's top-left corner as its reader sees it, clear of a standing piece's middle
+            wx, wz = f - (n - 1) / 2, (n - 1) / 2 - r
+            dx, dz = -0.30, -0.30
+            if flipped:
+                a, dx, dz = a[::-1, ::-1], -dx, -dz
+            _stamp(img, a, (wx + dx + e) * ppu, (wz + dz + e) * ppu, LETTERS, 0.85)
