@@ -25,12 +25,20 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--quit-after", type=float, metavar="SECONDS",
                         help="close the window by itself after this many seconds (for tests)")
     parser.add_argument("--window", default="1280x800", metavar="WxH", help="initial window size (default 1280x800)")
+    from game.render.offscreen import add_tool_arguments
+
+    add_tool_arguments(parser)  # --screenshot, --bench-frames and their options
     return parser
 
 
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    from game.render.offscreen import run_tool
+
+    status = run_tool(args)  # the offscreen tools render without opening a window
+    if status is not None:
+        return status
     width, height = (int(v) for v in args.window.lower().split("x"))
     app = App((width, height))
     # a polite kill (the screenshot tool, a session ending) closes like the window's close button
@@ -134,6 +142,7 @@ class App:
         self._ready = False
         self.running = True
         self.frames = 0
+        self.ui.render(self.controller, self._now, self._loading_text())  # presses before the first frame count
 
     # --- the loop -------------------------------------------------------------------------------
 
