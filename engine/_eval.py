@@ -26,7 +26,8 @@ tuned by matches):
 8. endgame: the side ahead is paid for trading down (the fewer the pieces, the more one extra counts);
    hopeless material (a lone king against at most 3 pieces in International) is scored near level;
    an advantage fades as the quiet-move counter nears its limit, so the side ahead moves men or
-   trades rather than drift into the automatic draw.
+   trades rather than drift into the automatic draw; in an ending the side ahead brings its kings
+   close to the enemy pieces (to hunt down a king sitting in a corner).
 """
 
 from __future__ import annotations
@@ -59,7 +60,8 @@ W_TRAPPED_KING = 11  # a king with no free neighbour square (penalty, positive n
 W_TRADE = 12  # percent added to a material lead as the board empties
 W_BALANCE = 13  # per man of difference between the two wings (penalty)
 W_DRAWISH = 14  # divide the score by this in a hopeless ending
-W_COUNT = 15
+W_HUNT = 15  # ending, side ahead: per step between each of its kings and the nearest enemy piece
+W_COUNT = 16
 
 WEIGHTS = {
     AMERICAN.name: np.array([
@@ -78,6 +80,7 @@ WEIGHTS = {
         60,  # W_TRADE
         0,  # W_BALANCE
         8,  # W_DRAWISH
+        3,  # W_HUNT
     ], dtype=np.int64),
     INTERNATIONAL.name: np.array([
         100,  # W_MAN
@@ -95,12 +98,13 @@ WEIGHTS = {
         60,  # W_TRADE
         3,  # W_BALANCE
         16,  # W_DRAWISH
+        2,  # W_HUNT
     ], dtype=np.int64),
 }
 
 # --- tables rows -------------------------------------------------------------------------------
-T_MAN_OPEN_W, T_MAN_END_W, T_MAN_OPEN_B, T_MAN_END_B, T_KING, T_TOGO_W, T_TOGO_B = range(7)
-T_COUNT = 7
+T_MAN_OPEN_W, T_MAN_END_W, T_MAN_OPEN_B, T_MAN_END_B, T_KING, T_TOGO_W, T_TOGO_B, T_COL = range(8)
+T_COUNT = 8
 # --- masks rows: cones per square, then single masks in column 0 -----------------------------------
 MK_CONE_W, MK_CONE_B, MK_SINGLE = 0, 1, 2
 S_BACK_W, S_BACK_B, S_LEFT, S_RIGHT, S_VALID = 0, 1, 2, 3, 4
@@ -157,6 +161,7 @@ def eval_tables(variant: Variant, weights: tuple[int, ...] | None = None):
         tables[T_KING, bit] = wts[W_CENTER_KING] * (size // 2 - 1 - dist)
         tables[T_TOGO_W, bit] = row
         tables[T_TOGO_B, bit] = size - 1 - row
+        tables[T_COL, bit] = col
         cone_w = cone_b = 0
         for bit2, row2, col2 in geo:
             if row2 < row and abs(col2 - col) <= row - row2:
@@ -262,6 +267,26 @@ def evaluate(white, black, kings, color, quiet_plies, quiet_limit, weights, tabl
         # a lone king against at most 3 pieces (International: the endgame rule draws these)
         if start > 24 and ((n_w == 1 and n_wk == 1 and n_b <= 3) or (n_b == 1 and n_bk == 1 and n_w <= 3)):
             score //= weights[W_DRAWISH]
+    if material != 0 and n_all * 3 <= start and weights[W_HUNT] != 0:
+        strong_kings = wk if material > 0 else bk
+        weak = black if material > 0 else white
+        hunt = np.int64(0)
+        b = strong_kings
+        while b:
+            sq = lsb(b)
+            b &= b - ONE
+            nearest = np.int64(99)
+            b2 = weak
+            while b2:
+                sq2 = lsb(b2)
+                b2 &= b2 - ONE
+                # king steps between the two squares (rows and columns; T_TOGO_W is the row)
+                dist = max(abs(tables[T_TOGO_W, sq] - tables[T_TOGO_W, sq2]),
+                           abs(tables[T_COL, sq] - tables[T_COL, sq2]))
+                nearest = min(nearest, dist)
+            if nearest < 99:
+                hunt += nearest
+        score += -weights[W_HUNT] * hunt if material > 0 else weights[W_HUNT] * hunt
     half = quiet_limit // 2
     if quiet_plies > half and quiet_limit > half:
         score = score * (quiet_limit - quiet_plies) // (quiet_limit - half)

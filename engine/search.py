@@ -240,7 +240,7 @@ class Searcher:
     def search(self, game, limits: Limits, stop: np.ndarray | None = None,
                on_info: Callable[[Info], None] | None = None) -> SearchResult:
         """Iterative deepening to ``limits``. ``stop`` is a shared integer array (int64 avoids a second
-        compilation) polled every 1024 nodes: non-zero ends the search at once. Returns the best move
+        compilation) polled every 512 nodes: non-zero ends the search at once. Returns the best move
         of the last finished iteration, or of the unfinished one when it already has a better one;
         always a legal move. Raises ValueError when the side to move has none."""
         started = time.perf_counter()
@@ -446,13 +446,13 @@ def offers_draw(searcher: Searcher, game, level: str, last_score: int | None) ->
 # games played by the engine itself; the depths keep the whole run to a few seconds.
 BENCH_POSITIONS: tuple[tuple[str, str, int], ...] = (
     ("american", "B:W21-32:B1-12", 11),
-    ("american", "W:W17,21-23,25,27,28,31,32:B1-4,6-8,13,14", 11),
+    ("american", "W:W22,24-26,28-30,32:B3-6,9,12,14,15,18", 11),
     ("american", "W:W12,16,21,22,25,30,32:B1,4,7,13-15,28", 13),
     ("american", "W:W7,12,20-22:B13,23,28,K30", 15),
     ("international", "W:W31-50:B1-20", 9),
     ("international", "B:W28,34-38,40-50:B1-10,12,13,15,16,18-20,26", 9),
     ("international", "B:W27,31,34,35,37,40,41,43-45,47-50:B1-5,7,8,10-12,15,16,18,19,24", 9),
-    ("international", "B:W24,25,28,31,34,37,39,40,44,49:B2,13-15,17,21,22", 10),
+    ("international", "B:W24,25,29,32,34,37,44-46,49,50:B1,2,4,10,11,14,18,22", 10),
 )
 
 

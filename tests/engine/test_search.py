@@ -252,12 +252,20 @@ def test_hard_searches_deeper_than_medium(searcher):
 
 
 def test_levels_vary_among_equal_moves(searcher):
-    # the start of American checkers: several first moves score alike at 2 plies
-    pos = Position.initial(AMERICAN)
+    # Medium plays only moves proved within its margin of the best, and not always the same one
+    pos = Position.initial(INTERNATIONAL)
     rng = random.Random(2)
-    seen = {choose_move(searcher, pos, "medium", rng).move for _ in range(12)}
-    assert len(seen) >= 1
-    easy = {choose_move(searcher, pos, "easy", rng).move for _ in range(40)}
+    searcher.new_game()  # the same table before each search: the same scores
+    best = searcher.search(pos, Limits(depth=6))
+    equal = set(searcher.equal_moves(pos, best, LEVELS["medium"].margin))
+    assert best.move in equal
+    seen = set()
+    for _ in range(12):
+        searcher.new_game()
+        seen.add(choose_move(searcher, pos, "medium", rng).move)
+    assert seen <= equal
+    assert len(seen) > 1 or len(equal) == 1
+    easy = {choose_move(searcher, Position.initial(AMERICAN), "easy", rng).move for _ in range(40)}
     assert len(easy) >= 3
 
 
