@@ -50,12 +50,12 @@ void main() {
         groove += g;
     }
     // a groove needs a few pixels across to read; below that it would only sparkle
-    float groove_aa = clamp((0.016 - fwidth(r)) / 0.006, 0.0, 1.0);
+    float groove_aa = clamp((0.022 - fwidth(r)) / 0.008, 0.0, 1.0);
     float turn_aa = clamp(1.0 - fwidth(r * 220.0) / 1.5, 0.0, 1.0);
     n = normalize(n + top * radial * (slope * groove_aa + 0.05 * sin(r * 220.0) * turn_aa));
 
     vec3 albedo = to_linear(v_colour.rgb);
-    vec3 c = shade(albedo, n, v_pos, v_colour.a, 400.0);  // sharp: a flat lacquered top glints, it does not haze
+    vec3 c = shade(albedo, n, v_pos, v_colour.a, 220.0);  // sharp enough that a flat top glints, not hazes
     // the groove bottoms and the foot get less light: a cheap ambient occlusion
     c *= 1.0 - 0.35 * top * groove * groove_aa;
     c *= mix(0.55, 1.0, smoothstep(0.0, 0.05, v_local.y));

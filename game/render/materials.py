@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 SHADER_DIR = Path(__file__).resolve().parents[2] / "assets" / "shaders"
-PROGRAMS = ("board", "piece", "ring", "decal", "background", "present", "overlay")
+PROGRAMS = ("board", "piece", "ring", "decal", "background", "present", "fxaa", "overlay")
 _INCLUDE = re.compile(r'^\s*#include\s+"([^"]+)"\s*$', re.MULTILINE)
 
 

@@ -28,8 +28,8 @@ CLEAR_COLOUR = (0.12, 0.12, 0.13)
 # Piece colours (display gamma) and lacquer gloss. The dark side is a deep red-brown, the light side
 # cream: far apart in lightness so they read at a glance in both views and on either wood.
 PIECE_COLOURS = {
-    "dark": (0.23, 0.085, 0.06, 0.85),
-    "light": (0.94, 0.88, 0.74, 0.55),
+    "dark": (0.23, 0.085, 0.06, 1.0),
+    "light": (0.94, 0.88, 0.74, 0.6),
 }
 GOLD = (1.0, 0.78, 0.34, 1.0)
 
@@ -50,6 +50,12 @@ MAX_PIECES = 2 * 50 + 8  # every man of a 10x10 game stacked as kings, plus anim
 def piece_colour(variant: Variant, color: Color):
     """The display colour of a side's pieces: the dark pieces are Black's in both games."""
     return PIECE_COLOURS["dark" if color is Color.BLACK else "light"]
+
+
+def is_software_renderer(ctx) -> bool:
+    """Whether the context renders on the CPU (Mesa llvmpipe/softpipe, SwiftShader, ...)."""
+    name = ctx.info.get("GL_RENDERER", "").lower()
+    return any(word in name for word in ("llvmpipe", "softpipe", "swiftshader", "software", "swrast"))
 
 
 def _mat_bytes(m: np.ndarray) -> bytes:
@@ -95,14 +101,20 @@ class BoardRenderer:
     """
 
     def __init__(self, ctx: moderngl.Context, variant: Variant | None = None, samples: int = 4,
-                 texture_pixels: int | None = None):
+                 texture_pixels: int | None = None, software: bool | None = None):
         self.ctx = ctx
-        self.samples = min(samples, ctx.max_samples) if samples > 1 else 0
-        if self.samples == 1:
+        if software is None:
+            software = is_software_renderer(ctx)
+        # Multisampling costs a software renderer several times the frame (it shades every sample),
+        # so there the still picture is smoothed once with FXAA instead.
+        self.software = software
+        self.samples = 0 if software or samples < 2 else min(samples, ctx.max_samples)
+        if self.samples < 2:
             self.samples = 0
+        self.fxaa = self.samples == 0 and samples >= 2
         self.texture_pixels = texture_pixels
         self.programs = {name: load_program(ctx, name) for name in ("board", "piece", "ring", "decal",
-                                                                      "background", "present")}
+                                                                      "background", "present", "fxaa")}
         pv, pi = piece_mesh()
         self.piece_mesh = Mesh(ctx, self.programs["piece"], pv, "3f 3f", ("in_position", "in_normal"), pi,
                                "4f 4f/i", ("in_place", "in_colour"), MAX_PIECES)
@@ -112,10 +124,10 @@ class BoardRenderer:
         corners = np.array([-1, -1, 1, -1, -1, 1, 1, 1], dtype="f4")
         self.decal_mesh = Mesh(ctx, self.programs["decal"], corners, "2f", ("in_corner",), None,
                                "4f 4f 4f/i", ("in_segment", "in_shape", "in_colour"), 512)
-        self.empty_vao = {name: ctx.vertex_array(self.programs[name], []) for name in ("background", "present")}
+        self.empty_vao = {name: ctx.vertex_array(self.programs[name], []) for name in ("background", "present", "fxaa")}
         self._boards: dict[int, tuple] = {}  # board size -> (vbo, vao)
         self._textures: dict[tuple, moderngl.Texture] = {}
-        self._cache = None  # the still picture: see _layer
+        self._layers: _Layers | None = None
         self._previous_camera: Camera | None = None
         if variant is not None:
             self._board_texture(variant, False, False)
@@ -137,40 +149,17 @@ class BoardRenderer:
             tex = self.ctx.texture((pixels, pixels), 4, img.tobytes())
             tex.build_mipmaps()
             tex.filter = (moderngl.LINEAR_MIPMAP_LINEAR, moderngl.LINEAR)
-            tex.anisotropy = 4.0
+            tex.anisotropy = 1.0 if self.software else 8.0  # anisotropic filtering is slow in software
             tex.repeat_x = tex.repeat_y = False
             self._textures[key] = tex
         return self._textures[key]
 
-    def _layer(self, width: int, height: int):
-        """The cached still picture, laid out like the target (so it can be blitted 1:1): a dict of
-        fbo (colour + depth textures), colour_fbo (colour only, for the blit), msaa (or None)."""
-        if self._cache is None or self._cache["size"] != (width, height):
-            self._release_cache()
-            ctx = self.ctx
-            colour = ctx.texture((width, height), 4)
-            depth = ctx.depth_texture((width, height))
-            for tex in (colour, depth):
-                tex.filter = (moderngl.NEAREST, moderngl.NEAREST)
-            depth.compare_func = ""  # read as plain values, not as a shadow comparison
-            owned = [colour, depth]
-            msaa = None
-            if self.samples:
-                rb = ctx.renderbuffer((width, height), 4, samples=self.samples)
-                drb = ctx.depth_renderbuffer((width, height), samples=self.samples)
-                msaa = ctx.framebuffer([rb], drb)
-                owned += [rb, drb]
-            fbo, colour_fbo = ctx.framebuffer([colour], depth), ctx.framebuffer([colour])
-            self._cache = {"size": (width, height), "msaa": msaa, "fbo": fbo, "colour_fbo": colour_fbo,
-                           "colour": colour, "depth": depth, "key": None,
-                           "owned": [o for o in (msaa, fbo, colour_fbo) if o is not None] + owned}
-        return self._cache
-
-    def _release_cache(self) -> None:
-        if self._cache is not None:
-            for obj in self._cache["owned"]:
-                obj.release()
-            self._cache = None
+    def _layers_for(self, width: int, height: int) -> "_Layers":
+        if self._layers is None or self._layers.size != (width, height):
+            if self._layers is not None:
+                self._layers.release()
+            self._layers = _Layers(self.ctx, (width, height), self.samples, self.fxaa)
+        return self._layers
 
     # --- drawing --------------------------------------------------------------------------------
 
@@ -178,9 +167,11 @@ class BoardRenderer:
         """Draw ``state`` as it looks at time ``t`` into ``viewport`` of ``target`` (default: the
         context's screen, which needs a depth buffer). Leaves depth testing and blending off.
 
-        What stands still (board, markers, pieces not being animated) is drawn once, anti-aliased,
-        into a cached picture; each frame copies that picture (a blit) and draws only the moving
-        pieces over it. While the camera itself moves, everything is drawn directly instead.
+        Two cached pictures keep frames cheap: the board alone (redrawn when the camera or the
+        viewport changes) and the board with everything that stands still (redrawn when a marker
+        or a standing piece changes), both anti-aliased. Each frame copies the second (a blit)
+        and draws only the moving pieces over it. While the camera moves, everything is drawn
+        directly instead.
         """
         ctx = self.ctx
         target = target or ctx.screen
@@ -195,25 +186,40 @@ class BoardRenderer:
                 target.use()
                 ctx.viewport = ctx.scissor = gl_viewport
                 ctx.clear(*CLEAR_COLOUR, 1.0, depth=1.0)
-                self._draw_still(frame, variant, target)
+                self._draw_board(frame, variant)
+                self._draw_pieces(target, np.concatenate([frame.still.shadows, frame.markers]), frame.still.pieces,
+                                  frame.still.rings)
                 self._draw_moving(frame, target)
                 return
             vx, vy, w, h = gl_viewport
-            layer = self._layer(vx + w, vy + h)
-            key = (cam, gl_viewport, state.show_numbers, variant.name, frame.still_key())
-            if layer["key"] != key:
-                fbo = layer["msaa"] or layer["fbo"]
-                fbo.use()
-                ctx.viewport = ctx.scissor = gl_viewport
+            layers = self._layers_for(vx + w, vy + h)
+            board_key = (cam, gl_viewport, state.show_numbers, variant.name)
+            still_key = (board_key, frame.still_key())
+            ctx.viewport = ctx.scissor = gl_viewport
+            if layers.board_key != board_key:
+                layers.board.use()
                 ctx.clear(*CLEAR_COLOUR, 1.0, depth=1.0)
-                self._draw_still(frame, variant, fbo)
-                ctx.scissor = None
-                if layer["msaa"] is not None:
-                    ctx.copy_framebuffer(layer["fbo"], layer["msaa"])  # resolves colour and depth
-                layer["key"] = key
+                self._draw_board(frame, variant)
+                layers.board_key, layers.still_key = board_key, None
+            if layers.still_key != still_key:
+                ctx.copy_framebuffer(layers.work, layers.board)  # the board, then what stands on it
+                layers.work.use()
+                ctx.viewport = ctx.scissor = gl_viewport
+                self._set_camera_uniforms(frame)
+                self._draw_pieces(layers.work, np.concatenate([frame.still.shadows, frame.markers]),
+                                  frame.still.pieces, frame.still.rings)
+                ctx.disable(moderngl.DEPTH_TEST | moderngl.CULL_FACE)
+                if layers.resolved is not None:
+                    ctx.copy_framebuffer(layers.resolved, layers.work)  # resolves colour and depth
+                if layers.smoothed is not None:
+                    layers.smoothed.use()
+                    layers.work_colour.use(0)
+                    self.programs["fxaa"]["u_image"].value = 0
+                    self.empty_vao["fxaa"].render(moderngl.TRIANGLES, vertices=3)
+                layers.still_key = still_key
             target.use()
             ctx.viewport = ctx.scissor = gl_viewport
-            ctx.copy_framebuffer(target, layer["colour_fbo"])  # the blit obeys the scissor
+            ctx.copy_framebuffer(target, layers.still_colour_fbo)  # the blit obeys the scissor
             box = self._moving_box(frame, viewport)
             if box is not None:
                 # The moving pieces must hide behind still ones: restore the still depth, but only
@@ -221,8 +227,8 @@ class BoardRenderer:
                 ctx.scissor = box
                 ctx.enable(moderngl.DEPTH_TEST)
                 ctx.depth_func = "1"  # always
-                layer["colour"].use(0)
-                layer["depth"].use(1)
+                layers.still_colour.use(0)
+                layers.still_depth.use(1)
                 self.programs["present"]["u_image"].value = 0
                 self.programs["present"]["u_depth"].value = 1
                 self.empty_vao["present"].render(moderngl.TRIANGLES, vertices=3)
@@ -268,8 +274,8 @@ class BoardRenderer:
             set_uniform(prog, "u_light_dir", tuple(LIGHT_DIR))
             set_uniform(prog, "u_eye", frame.eye)
 
-    def _draw_still(self, frame: "_Frame", variant: Variant, fbo) -> None:
-        """Background, board, markers and the pieces that are not moving (into the bound fbo)."""
+    def _draw_board(self, frame: "_Frame", variant: Variant) -> None:
+        """The background and the board block (into the bound framebuffer)."""
         ctx = self.ctx
         self._set_camera_uniforms(frame)
         ctx.disable(moderngl.DEPTH_TEST | moderngl.BLEND | moderngl.CULL_FACE)
@@ -279,7 +285,6 @@ class BoardRenderer:
         self._board_texture(variant, frame.state.show_numbers, flipped).use(0)
         self.programs["board"]["u_board"].value = 0
         self._board_vao(variant.size).render(moderngl.TRIANGLES)
-        self._draw_pieces(fbo, np.concatenate([frame.still.shadows, frame.markers]), frame.still.pieces, frame.still.rings)
 
     def _draw_moving(self, frame: "_Frame", fbo) -> None:
         """The pieces being animated, with their shadows (into the bound fbo, depth test on)."""
@@ -319,11 +324,64 @@ class BoardRenderer:
             vbo.release()
         for tex in self._textures.values():
             tex.release()
-        self._release_cache()
+        if self._layers is not None:
+            self._layers.release()
         for vao in self.empty_vao.values():
             vao.release()
         for prog in self.programs.values():
             prog.release()
+
+
+class _Layers:
+    """The cached pictures of one viewport size, laid out like the target so a blit copies them 1:1.
+
+    board: background and board. work: board plus the still pieces and markers (multisampled when
+    ``samples``). The still picture the frames copy is ``still_colour``/``still_depth``: the work
+    buffer itself, its multisample resolve, or its FXAA-smoothed copy.
+    """
+
+    def __init__(self, ctx, size: tuple[int, int], samples: int, fxaa: bool):
+        self.size = size
+        self.board_key = self.still_key = None
+        self._owned = []
+
+        def own(obj):
+            self._owned.append(obj)
+            return obj
+
+        def texture(depth=False):
+            tex = own(ctx.depth_texture(size) if depth else ctx.texture(size, 4))
+            tex.filter = (moderngl.NEAREST, moderngl.NEAREST)
+            if depth:
+                tex.compare_func = ""  # read as plain values, not as a shadow comparison
+            return tex
+
+        def buffers():
+            if samples:
+                return own(ctx.framebuffer([own(ctx.renderbuffer(size, 4, samples=samples))],
+                                           own(ctx.depth_renderbuffer(size, samples=samples))))
+            return None
+
+        self.resolved = self.smoothed = None
+        if samples:
+            self.board, self.work = buffers(), buffers()
+            self.still_colour, self.still_depth = texture(), texture(depth=True)
+            self.resolved = own(ctx.framebuffer([self.still_colour], self.still_depth))
+        else:
+            self.board = own(ctx.framebuffer([texture()], texture(depth=True)))
+            self.work_colour, self.still_depth = texture(), texture(depth=True)
+            self.work = own(ctx.framebuffer([self.work_colour], self.still_depth))
+            self.still_colour = self.work_colour
+            if fxaa:
+                self.work_colour.filter = (moderngl.LINEAR, moderngl.LINEAR)
+                self.still_colour = texture()
+                self.smoothed = own(ctx.framebuffer([self.still_colour]))
+        self.still_colour_fbo = own(ctx.framebuffer([self.still_colour]))
+
+    def release(self) -> None:
+        for obj in reversed(self._owned):
+            obj.release()
+        self._owned = []
 
 
 class Instances(NamedTuple):
@@ -368,12 +426,12 @@ def piece_rows(state: RenderState, t: float) -> tuple[Instances, Instances]:
         if piece.king and crown:
             ring_rows.append((x, top + 0.004, z, 0.215 * scale, 0.026 * scale, 0.55, 0, 0, *GOLD))
         # blob shadow: pushed away from the light, wider, softer and fainter as the piece rises
-        h = y + 0.75 * layers * PIECE_HEIGHT * scale
+        h = y + 0.9 * layers * PIECE_HEIGHT * scale
         sx = x - LIGHT_DIR[0] / LIGHT_DIR[1] * h
         sz = z - LIGHT_DIR[2] / LIGHT_DIR[1] * h
         outer = (PIECE_RADIUS + 0.10) * scale + 0.22 * y
         inner = (PIECE_RADIUS - 0.12) * scale - 0.2 * y
-        alpha = 0.75 * max(0.3, 1.0 - 1.2 * y) * scale
+        alpha = 0.9 * max(0.3, 1.0 - 1.2 * y) * scale
         shadow_rows.append((sx, sz, sx, sz, outer, inner, DECAL_SHADOW_Y, KIND_SHADOW, *SHADOW, alpha))
         return top
 

@@ -33,10 +33,12 @@ def renderer(gl):
     r.release()
 
 
-@pytest.fixture(scope="session")
-def msaa_renderer(gl):
+@pytest.fixture(scope="session", params=["msaa", "fxaa"])
+def smooth_renderer(gl, request):
+    """A renderer anti-aliasing by multisampling (forced even on a software renderer) or by FXAA."""
     from game.render.scene import BoardRenderer
 
-    r = BoardRenderer(gl, samples=4, texture_pixels=512)
+    r = BoardRenderer(gl, samples=4, texture_pixels=512, software=request.param == "fxaa")
+    assert (r.samples == 4) == (request.param == "msaa") and r.fxaa == (request.param == "fxaa")
     yield r
     r.release()

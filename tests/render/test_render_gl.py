@@ -111,9 +111,9 @@ def test_moving_piece_is_drawn_on_its_path_and_the_picture_is_cached(gl, rendere
     assert not is_dark_piece(pixel(image, *project(state.camera, 8, vp, (x - 0.25, 0.0, z + 0.25))))
 
 
-def test_multisampled_renderer_draws_the_same_scene(gl, msaa_renderer, renderer):
+def test_anti_aliased_renderers_draw_the_same_scene(gl, smooth_renderer, renderer):
     state = RenderState(Position.initial(INTERNATIONAL), camera=Camera.preset("angled"))
-    smooth = render_to_array(gl, msaa_renderer, state, 0.0, W, H).astype(int)
+    smooth = render_to_array(gl, smooth_renderer, state, 0.0, W, H).astype(int)
     sharp = render_to_array(gl, renderer, state, 0.0, W, H).astype(int)
     assert np.abs(smooth - sharp).mean() < 6  # same picture, only the edges differ
 
