@@ -224,8 +224,10 @@ class App:
         return text
 
     def _resize(self, width: int, height: int) -> None:
-        self.size = (max(1, width), max(1, height))
-        self.ui.resize(self.size)
+        size = (max(1, width), max(1, height))
+        if size != self.size:
+            self.size = size
+            self.ui.resize(size)
 
     # --- what the board shows -------------------------------------------------------------------
 

@@ -85,6 +85,8 @@ class Input:
             out.append(Quit())
         elif t == pygame.VIDEORESIZE:
             out.append(Resize(e.w, e.h))
+        elif t == pygame.WINDOWSIZECHANGED:  # also when the program itself resizes the window
+            out.append(Resize(e.x, e.y))
         elif t == pygame.MOUSEMOTION:
             self.ui.mouse = e.pos
             self._motion(e, out)

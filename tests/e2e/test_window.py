@@ -19,16 +19,12 @@ from pathlib import Path
 
 import pytest
 
-os.environ.setdefault("SDL_VIDEODRIVER", "dummy")  # this test process only draws offscreen surfaces
-
-import pygame  # noqa: E402
-
-from engine import AMERICAN, parse_square  # noqa: E402
-from engine.game import Game  # noqa: E402
-from game.controller import Controller, Mode  # noqa: E402
-from game.render import Camera, Viewport, project  # noqa: E402
-from game.render.geometry import PIECE_HEIGHT, square_center  # noqa: E402
-from game.ui import Interface, compute_layout  # noqa: E402
+from engine import AMERICAN, parse_square
+from engine.game import Game
+from game.controller import Controller, Mode
+from game.render import Camera, Viewport, project
+from game.render.geometry import PIECE_HEIGHT, square_center
+from game.ui import Interface, compute_layout
 
 ROOT = Path(__file__).resolve().parents[2]
 SIZE = (1280, 800)
@@ -142,9 +138,7 @@ def children_of(pid: int) -> list[int]:
 
 @pytest.fixture
 def player(display, tmp_path):
-    pygame.init()
     env = dict(os.environ, DISPLAY=display, CHECKERS3D_DATA_DIR=str(tmp_path), SDL_AUDIODRIVER="dummy")
-    env.pop("SDL_VIDEODRIVER", None)
     proc = subprocess.Popen([sys.executable, "main.py", "--window", "1280x800"], cwd=ROOT, env=env)
     try:
         yield Player(display, tmp_path, proc)
