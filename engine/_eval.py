@@ -28,6 +28,10 @@ tuned by matches):
    an advantage fades as the quiet-move counter nears its limit, so the side ahead moves men or
    trades rather than drift into the automatic draw; in an ending the side ahead brings its kings
    close to the enemy pieces (to hunt down a king sitting in a corner).
+
+Changing the numbers needs no compilation (they are arguments). Changing the *code* of ``evaluate``
+needs a touch of ``_search.py`` too: numba's disk cache checks only the timestamp of the file that
+defines a kernel, so the cached ``search`` would keep the old evaluation.
 """
 
 from __future__ import annotations
