@@ -58,6 +58,24 @@ def is_software_renderer(ctx) -> bool:
     return any(word in name for word in ("llvmpipe", "softpipe", "swiftshader", "software", "swrast"))
 
 
+def _screen_boxes(view_proj: np.ndarray, viewport: Viewport, pieces: np.ndarray, margin: float = 0.06):
+    """GL pixel boxes (x0, y0, x1, y1) around each piece row (x, y, z, scale, ...) with room for a
+    king's stack, clipped to the viewport; an (n, 4) int array (rows may be empty boxes)."""
+    vx, vy, w, h = viewport.gl()
+    r = PIECE_RADIUS + margin
+    offsets = np.array([(dx, dy, dz) for dx in (-r, r) for dz in (-r, r) for dy in (0.0, 1.0)])
+    p = pieces[:, None, :3] + offsets[None] * np.array([1.0, 0.0, 1.0])
+    p[..., 1] += offsets[None, :, 1] * (2 * PIECE_HEIGHT * pieces[:, None, 3] + margin)
+    clip = np.concatenate([p, np.ones(p.shape[:2] + (1,))], axis=2) @ view_proj.T
+    wc = np.maximum(clip[..., 3:4], 1e-6)
+    ndc = clip[..., :2] / wc
+    lo, hi = ndc.min(axis=1), ndc.max(axis=1)
+    boxes = np.stack([np.floor(vx + (lo[:, 0] + 1) / 2 * w) - 2, np.floor(vy + (lo[:, 1] + 1) / 2 * h) - 2,
+                      np.ceil(vx + (hi[:, 0] + 1) / 2 * w) + 2, np.ceil(vy + (hi[:, 1] + 1) / 2 * h) + 2], axis=1)
+    boxes = np.clip(boxes, [vx, vy, vx, vy], [vx + w, vy + h, vx + w, vy + h]).astype(int)
+    return boxes
+
+
 def _mat_bytes(m: np.ndarray) -> bytes:
     return np.ascontiguousarray(m.T, dtype="f4").tobytes()  # GLSL matrices are column-major
 
@@ -200,6 +218,13 @@ class BoardRenderer:
                 layers.board.use()
                 ctx.clear(*CLEAR_COLOUR, 1.0, depth=1.0)
                 self._draw_board(frame, variant)
+                if layers.board_raw is not None:  # smooth the board's outline once, into the board layer
+                    ctx.disable(moderngl.DEPTH_TEST | moderngl.CULL_FACE)
+                    ctx.copy_framebuffer(layers.board_raw, layers.board)
+                    layers.board.use()
+                    layers.board_raw_colour.use(0)
+                    self.programs["fxaa"]["u_image"].value = 0
+                    self.empty_vao["fxaa"].render(moderngl.TRIANGLES, vertices=3)
                 layers.board_key, layers.still_key = board_key, None
             if layers.still_key != still_key:
                 ctx.copy_framebuffer(layers.work, layers.board)  # the board, then what stands on it
@@ -212,18 +237,24 @@ class BoardRenderer:
                 if layers.resolved is not None:
                     ctx.copy_framebuffer(layers.resolved, layers.work)  # resolves colour and depth
                 if layers.smoothed is not None:
+                    # FXAA only around the pieces: the board was smoothed with its own layer and
+                    # the markers are anti-aliased in their shader; a full pass would cost more
+                    # than everything else in the rebuild
+                    ctx.copy_framebuffer(layers.smoothed, layers.work_colour_fbo)
                     layers.smoothed.use()
                     layers.work_colour.use(0)
                     self.programs["fxaa"]["u_image"].value = 0
-                    self.empty_vao["fxaa"].render(moderngl.TRIANGLES, vertices=3)
+                    for x0, y0, x1, y1 in _screen_boxes(frame.view_proj_matrix, viewport, frame.still.pieces):
+                        if x1 > x0 and y1 > y0:
+                            ctx.scissor = (x0, y0, x1 - x0, y1 - y0)
+                            self.empty_vao["fxaa"].render(moderngl.TRIANGLES, vertices=3)
                 layers.still_key = still_key
             target.use()
             ctx.viewport = ctx.scissor = gl_viewport
             ctx.copy_framebuffer(target, layers.still_colour_fbo)  # the blit obeys the scissor
-            box = self._moving_box(frame, viewport)
-            if box is not None:
+            for box in self._moving_boxes(frame, viewport):
                 # The moving pieces must hide behind still ones: restore the still depth, but only
-                # where they are (a full-screen depth copy would cost more than the blit).
+                # around them (a full-screen depth copy would cost more than the blit).
                 ctx.scissor = box
                 ctx.enable(moderngl.DEPTH_TEST)
                 ctx.depth_func = "1"  # always
@@ -238,34 +269,43 @@ class BoardRenderer:
             ctx.scissor = None
             ctx.disable(moderngl.DEPTH_TEST | moderngl.BLEND | moderngl.CULL_FACE)
 
-    def _moving_box(self, frame: "_Frame", viewport: Viewport):
-        """The GL scissor box (x, y, w, h) around the moving pieces and their shadows, clipped to the
-        viewport; None when nothing moves."""
+    def _moving_boxes(self, frame: "_Frame", viewport: Viewport) -> list[tuple[int, int, int, int]]:
+        """GL scissor boxes (x, y, w, h), clipped to the viewport, that cover the moving pieces and
+        their shadows: one per piece, overlapping ones merged (so one box never repaints another's
+        piece). Empty when nothing moves."""
         moving = frame.moving
         if len(moving.pieces) == 0:
-            return None
-        r = PIECE_RADIUS + 0.15
-        pts = []
-        for x, y, z, scale in moving.pieces[:, :4]:
-            for dx in (-r, r):
-                for dz in (-r, r):
-                    pts += [(x + dx, y, z + dz, 1.0), (x + dx, y + PIECE_HEIGHT * scale + 0.05, z + dz, 1.0)]
-        for sx, sz, _sx, _sz, outer in moving.shadows[:, :5]:
-            pts += [(sx + dx, 0.0, sz + dz, 1.0) for dx in (-outer, outer) for dz in (-outer, outer)]
-        clip = np.array(pts) @ frame.view_proj_matrix.T
-        if np.any(clip[:, 3] <= 1e-6):
-            return viewport.gl()
-        ndc = clip[:, :2] / clip[:, 3:4]
+            return []
+        r = PIECE_RADIUS + 0.06
         vx, vy, w, h = viewport.gl()
-        x0 = int(np.floor(vx + (ndc[:, 0].min() + 1) / 2 * w)) - 2
-        x1 = int(np.ceil(vx + (ndc[:, 0].max() + 1) / 2 * w)) + 2
-        y0 = int(np.floor(vy + (ndc[:, 1].min() + 1) / 2 * h)) - 2
-        y1 = int(np.ceil(vy + (ndc[:, 1].max() + 1) / 2 * h)) + 2
-        x0, y0 = max(x0, vx), max(y0, vy)
-        x1, y1 = min(x1, vx + w), min(y1, vy + h)
-        if x1 <= x0 or y1 <= y0:
-            return None
-        return x0, y0, x1 - x0, y1 - y0
+        boxes = []
+        for (x, y, z, scale), (sx, sz, _sx, _sz, outer) in zip(moving.pieces[:, :4], moving.shadows[:, :5]):
+            top = y + 2 * PIECE_HEIGHT * scale + 0.06  # room for a king's stack and its ring
+            pts = [(x + dx * scale, yy, z + dz * scale, 1.0) for dx in (-r, r) for dz in (-r, r) for yy in (y, top)]
+            pts += [(sx + dx, 0.0, sz + dz, 1.0) for dx in (-outer, outer) for dz in (-outer, outer)]
+            clip = np.array(pts) @ frame.view_proj_matrix.T
+            if np.any(clip[:, 3] <= 1e-6):
+                return [viewport.gl()]
+            ndc = clip[:, :2] / clip[:, 3:4]
+            box = [int(np.floor(vx + (ndc[:, 0].min() + 1) / 2 * w)) - 2, int(np.floor(vy + (ndc[:, 1].min() + 1) / 2 * h)) - 2,
+                   int(np.ceil(vx + (ndc[:, 0].max() + 1) / 2 * w)) + 2, int(np.ceil(vy + (ndc[:, 1].max() + 1) / 2 * h)) + 2]
+            box = [max(box[0], vx), max(box[1], vy), min(box[2], vx + w), min(box[3], vy + h)]
+            if box[2] > box[0] and box[3] > box[1]:
+                boxes.append(box)
+        merged = True
+        while merged:  # a few boxes at most: merge until none overlap
+            merged = False
+            for i in range(len(boxes)):
+                for j in range(i + 1, len(boxes)):
+                    a, b = boxes[i], boxes[j]
+                    if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
+                        boxes[i] = [min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])]
+                        del boxes[j]
+                        merged = True
+                        break
+                if merged:
+                    break
+        return [(x0, y0, x1 - x0, y1 - y0) for x0, y0, x1, y1 in boxes]
 
     def _set_camera_uniforms(self, frame: "_Frame") -> None:
         for name in ("board", "piece", "ring", "decal"):
@@ -362,7 +402,7 @@ class _Layers:
                                            own(ctx.depth_renderbuffer(size, samples=samples))))
             return None
 
-        self.resolved = self.smoothed = None
+        self.resolved = self.smoothed = self.board_raw = None
         if samples:
             self.board, self.work = buffers(), buffers()
             self.still_colour, self.still_depth = texture(), texture(depth=True)
@@ -374,8 +414,12 @@ class _Layers:
             self.still_colour = self.work_colour
             if fxaa:
                 self.work_colour.filter = (moderngl.LINEAR, moderngl.LINEAR)
+                self.work_colour_fbo = own(ctx.framebuffer([self.work_colour]))
                 self.still_colour = texture()
                 self.smoothed = own(ctx.framebuffer([self.still_colour]))
+                self.board_raw_colour = texture()
+                self.board_raw_colour.filter = (moderngl.LINEAR, moderngl.LINEAR)
+                self.board_raw = own(ctx.framebuffer([self.board_raw_colour]))
         self.still_colour_fbo = own(ctx.framebuffer([self.still_colour]))
 
     def release(self) -> None:
