@@ -498,9 +498,10 @@ def piece_rows(state: RenderState, t: float) -> tuple[Instances, Instances]:
             rows[False][1].append((x, lift + 0.5 * (top - lift), z, PIECE_RADIUS + 0.045, 0.028, 1.0, 0, 0, *GOLD))
     if animating:
         captured = dict(anim.captured)
+        leaving = t >= anim.landed_time  # until then they stand still and belong to the cached picture
         for sq, pose in captured_poses(anim, t).items():
             if pose.scale > 0.01:
-                stack(captured[sq], pose.x, pose.y, pose.z, True, pose.scale)
+                stack(captured[sq], pose.x, pose.y, pose.z, leaving, pose.scale)
 
     def arrays(group):
         p, r, sh = group
