@@ -174,7 +174,8 @@ class App:
         self.ctx.screen.use()
         self.ctx.viewport = (0, 0, *self.size)
         self.ctx.clear(*BACKGROUND)
-        self.renderer.draw(state, now, board)
+        if self.frames > 0:  # the first frame shows the panel at once; the board's textures take a moment
+            self.renderer.draw(state, now, board)
         changed = self.ui.render(c, now, self._loading_text())
         self.overlay.draw(self.ui.surface, (0, 0, *self.size), self.size, changed=changed)
         pygame.display.flip()

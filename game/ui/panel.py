@@ -157,18 +157,24 @@ class Interface:
         self.surface.blit(img, (x, y))
         return img.get_height()
 
-    def _wrapped(self, x, y, w, value: str, f=None, colour=th.TEXT) -> int:
-        """Text wrapped to width ``w``; returns the height used."""
-        f = f or th.body_font()
-        line, top = "", y
+    @staticmethod
+    def _lines(f, value: str, w: int) -> list[str]:
+        """``value`` broken into lines no wider than ``w``."""
+        lines, line = [], ""
         for word in value.split():
             trial = f"{line} {word}".strip()
             if f.size(trial)[0] > w and line:
-                y += self._label(x, y, line, f, colour) + 2
+                lines.append(line)
                 line = word
             else:
                 line = trial
-        if line:
+        return lines + [line] if line else lines
+
+    def _wrapped(self, x, y, w, value: str, f=None, colour=th.TEXT) -> int:
+        """Text wrapped to width ``w``; returns the height used."""
+        f = f or th.body_font()
+        top = y
+        for line in self._lines(f, value, w):
             y += self._label(x, y, line, f, colour) + 2
         return y - top
 
@@ -225,7 +231,10 @@ class Interface:
             summary = f"{r.get('win', 0)} won · {r.get('draw', 0)} drawn · {r.get('loss', 0)} lost"
             self._label(x + bw + 12, y + 8, summary, th.small_font(), th.MUTED)
             y += th.BUTTON_H + th.GAP
-        y += 6
+        if two:  # the rest goes in the second column
+            x, y = p.x + 2 * th.PAD + col_w, p.y + th.PAD + 4
+        else:
+            y += 6
         self._button((x, y, col_w, th.BUTTON_H), "Play second · Medium", ctl.StartGame("medium", play_second=True))
         y += th.BUTTON_H + 4
         y += self._label(x, y, f"The computer opens; you play {second}", th.small_font(), th.MUTED) + 12
@@ -236,11 +245,12 @@ class Interface:
                          style="primary")
             y += th.BUTTON_H + 14
 
-        x2, y2 = (p.x + 2 * th.PAD + col_w, p.y + th.PAD) if two else (x, y)
+        x2, y2 = x, y
         if loading:
-            self._pill(pygame.Rect(x2 - 6, y2 - 4, col_w + 12, 0).inflate(0, 0).union(
-                pygame.Rect(x2 - 6, y2 - 4, col_w + 12, 52)), th.CARD)
-            y2 += self._wrapped(x2, y2, col_w, loading, th.small_font(), th.ACCENT) + 16
+            f = th.small_font()
+            lines = len(self._lines(f, loading, col_w - 16))
+            self._pill(pygame.Rect(x2, y2, col_w, lines * (f.get_linesize() + 2) + 16), th.CARD)
+            y2 += self._wrapped(x2 + 8, y2 + 8, col_w - 16, loading, f, th.ACCENT) + 16 + 12
         y2 = self._notes(c, x2, y2, col_w)
         self._settings(c, x2, max(y2, p.bottom - th.PAD - self._settings_height(col_w)), col_w)
 

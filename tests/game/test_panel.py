@@ -1,0 +1,96 @@
+"""The 2D interface without a window: every control of the specification is on screen and sends the
+right intent, in the wide and the narrow layout."""
+
+from __future__ import annotations
+
+import pygame
+import pytest
+from support import position, sq
+
+from engine import Color
+from game import controller as ctl
+from game.ui import Interface, compute_layout
+
+
+@pytest.fixture(autouse=True)
+def _fonts():
+    pygame.font.init()
+
+
+def hits(c, size=(1280, 800)):
+    ui = Interface(size)
+    ui.render(c, 0.0)
+    return ui, {h.id: h for h in ui.hits}
+
+
+def test_layout_panel_right_or_below():
+    wide = compute_layout(1280, 800)
+    assert not wide.narrow and wide.panel.x >= wide.board.right and wide.view.height < wide.board.height
+    narrow = compute_layout(700, 900)
+    assert narrow.narrow and narrow.panel.y >= narrow.board.bottom
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (760, 1000)])
+def test_mode_screen_offers_rules_levels_second_and_hotseat(size, storage):
+    storage.record_result("american", "hard", "loss")
+    c = ctl.Controller(storage=storage)
+    ui, h = hits(c, size)
+    assert {"rules:american", "rules:international", "level:easy", "level:medium", "level:hard",
+            "btn:Play second · Medium", "btn:2 players on this device"} <= set(h)
+    assert h["level:hard"].intent == ctl.StartGame("hard")
+    assert h["btn:Play second · Medium"].intent == ctl.StartGame("medium", play_second=True)
+    for hit in h.values():
+        assert ui.surface.get_rect().contains(hit.rect), f"{hit.id} is on screen"
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (760, 1000)])
+def test_game_panel_has_every_control(make, size):
+    c = make()
+    ui, h = hits(c, size)
+    for name in ("btn:offer", "btn:Undo move", "btn:Resign", "btn:Play again", "btn:Change mode",
+                 "btn:Flip board", "view:angled", "view:top", "btn:deselect", "set:notation", "set:sound",
+                 "set:square_numbers", "set:animation_speed"):
+        assert name in h and ui.surface.get_rect().contains(h[name].rect), name
+    assert h["move:c3-d4"].intent == ctl.PlayMoveFromList(next(m for m in c.legal_moves() if c.move_text(m) == "c3-d4"))
+    assert h[f"cell:{sq('c3')}"].intent == ctl.SquarePressed(sq("c3"))
+    assert len([k for k in h if k.startswith("cell:")]) == 32
+
+
+def test_accept_draw_shows_on_the_board_and_in_the_panel(make):
+    c = make()
+    c.handle(ctl.OfferDraw())
+    c.handle(ctl.PlayMoveFromList(c.legal_moves()[0]))
+    _, h = hits(c)
+    assert h["btn:accept-board"].intent == ctl.AcceptDraw() and "btn:accept-panel" in h
+
+
+def test_resign_asks_for_confirmation_in_the_panel(make):
+    c = make(level="easy")
+    c.handle(ctl.Resign())
+    _, h = hits(c)
+    assert h["btn:Yes, resign"].intent == ctl.ConfirmResign() and "btn:Keep playing" in h
+
+
+def test_game_over_card_offers_play_again(make):
+    c = make(start=position("B", ["d4"], ["c3"]))
+    c.handle(ctl.PlayMoveFromList(c.legal_moves()[0]))
+    _, h = hits(c)
+    assert h["card:again"].intent == ctl.PlayAgain() and not h["btn:Resign"].enabled
+
+
+def test_table_turns_with_the_board(make):
+    c = make(level="medium", human=Color.WHITE)
+    _, h = hits(c)
+    a1, h8 = h[f"cell:{sq('a1')}"].rect, h[f"cell:{sq('h8')}"].rect
+    assert a1.y < h8.y and a1.x > h8.x, "playing second, a1 is at the top right of the table"
+
+
+def test_tab_focus_and_enter(make):
+    c = make()
+    ui, _ = hits(c)
+    assert ui.focused_intent() is None
+    ui.move_focus(1)
+    first = ui.focused_intent()
+    assert first is not None
+    ui.move_focus(-1)
+    assert ui.focus is None, "past the first button the focus returns to the board"
