@@ -39,7 +39,6 @@ from __future__ import annotations
 import queue
 import sys
 import threading
-import time
 from dataclasses import dataclass
 
 import numpy as np
