@@ -135,14 +135,14 @@ def test_bad_move_text_names_it(text, why):
 
 
 def test_exact_route_is_not_ambiguous():
-    # White's king on 22 can take 25 alone (22x29), or go round 18, 19, 26 and then take 25 too,
-    # ending on 29 again (22x15x24x31x22x29). The route "22x29" names the first exactly: the
+    # White's king on 22 can take 25 alone (22x29), or go round over 18, 19, 27 and 26 back to 22
+    # and then take 25 too, ending on 29 as well (22x15x24x31x22x29). The route "22x29" names the first exactly: the
     # text the engine prints for it must read back as it (found by the round-trip sweep below).
     pos = Position.from_fen(AMERICAN, "W:WK6,7,K22:B3,9,10,K18,K19,K20,25,26,27")
     short = next(m for m in pos.legal_moves() if m.captured == (25,))
     assert pos.parse_move(pos.move_text(short)) == short
     assert pos.parse_move("22x29") == short
-    assert pos.parse_move("22x15x24x31x22x29").captured == (18, 19, 25, 26)
+    assert pos.parse_move("22x15x24x31x22x29").captured == (18, 19, 25, 26, 27)
 
 
 @pytest.mark.parametrize("variant", ["american", "international"])
