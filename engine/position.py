@@ -206,6 +206,10 @@ class Position:
         start, end, between = squares[0], squares[-1], squares[1:-1]
         matches = [m for m in self._moves if m.start == start and m.end == end
                    and (not between or any(_is_subsequence(between, r[1:-1]) for r in m.routes))]
+        if len(matches) > 1:  # a complete route names its move exactly, even when a longer one contains it
+            exact = [m for m in matches if tuple(squares) in m.routes]
+            if len(exact) == 1:
+                return exact[0]
         if len(matches) == 1:
             return matches[0]
         if not matches:
