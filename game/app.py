@@ -54,6 +54,26 @@ ANIMATION_SPEED = {"slow": 0.6, "normal": 1.0, "fast": 1.8}
 BACKGROUND = (0.12, 0.12, 0.13)
 
 
+def warm_up_kernels() -> None:
+    """Compile (or load from numba's cache) the move generator the game itself uses."""
+    from engine import AMERICAN, INTERNATIONAL, Position
+
+    for variant in (AMERICAN, INTERNATIONAL):
+        pos = Position.initial(variant)
+        pos.play(pos.legal_moves()[0]).has_capture()
+
+
+def kernels_cached() -> bool:
+    """Whether numba's cache holds the move generator for the current source (then loading it takes a
+    moment); False when unsure. Reads numba's cache index through its dispatcher internals."""
+    try:
+        from engine import _movegen
+
+        return all(getattr(_movegen, name)._cache._cache_file._load_index() for name in ("generate", "make_move"))
+    except Exception:  # another numba version: assume cold, which is only slower
+        return False
+
+
 class _Loader(threading.Thread):
     """Imports the rules engine, loads or compiles its kernels, and starts the computer's process, off
     the main thread so that the window keeps drawing meanwhile."""
@@ -68,16 +88,25 @@ class _Loader(threading.Thread):
 
     def run(self) -> None:
         try:
-            from engine import AMERICAN, INTERNATIONAL, Position
+            import multiprocessing
+
+            # Compiling holds the interpreter lock for seconds at a time, which would freeze the
+            # window: on a cold cache the kernels are compiled (and cached) in a process of their
+            # own, and this thread only loads them from the cache.
+            compiler = None
+            if not kernels_cached():
+                compiler = multiprocessing.get_context("spawn").Process(target=warm_up_kernels,
+                                                                       name="checkers-compile", daemon=True)
+                compiler.start()
             from engine.worker import EngineClient
 
             try:
                 self.client = EngineClient.start()
             finally:
                 self.client_started.set()
-            for variant in (AMERICAN, INTERNATIONAL):
-                pos = Position.initial(variant)
-                pos.play(pos.legal_moves()[0]).has_capture()
+            if compiler is not None:
+                compiler.join()
+            warm_up_kernels()
         except Exception as exc:  # shown on the mode screen; the game can't be played without the rules
             self.error = f"{type(exc).__name__}: {exc}"
         self.client_started.set()
