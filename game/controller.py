@@ -23,9 +23,8 @@ tests) that never blocks: :meth:`Controller.update` polls it once a frame.
 from __future__ import annotations
 
 import dataclasses
-import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol
+from typing import Any, Protocol
 
 from engine import Color, Move, Position, coords_square, variant_named
 from engine.game import DrawOfferError, Game, Outcome
@@ -245,13 +244,10 @@ class Mode:
 
 @dataclass(frozen=True)
 class Played:
-    """A move just played, for the animation and the sound: ``move.path`` is the route actually taken."""
+    """A move just played, for the animation: ``move.path`` is the route actually taken."""
 
     move: Move
     before: Position
-    by: Color
-    at: float
-    crowned: bool
 
 
 # --- the controller ---------------------------------------------------------------------------------
@@ -259,11 +255,10 @@ class Played:
 @dataclass
 class Controller:
     """The whole play state. ``storage`` (``game.storage.Storage`` or None) keeps the game, the results
-    and the settings; ``opponent`` plays the computer's side; ``clock`` gives seconds."""
+    and the settings; ``opponent`` plays the computer's side."""
 
     opponent: Opponent | None = None
     storage: Any = None
-    clock: Callable[[], float] = time.monotonic
 
     screen: str = "mode"  # "mode" | "game"
     settings: Settings = field(default_factory=Settings)
@@ -689,7 +684,7 @@ class Controller:
             g.play(move)  # the computer's offer is just dropped
         piece = before.piece_at(move.start)
         crowned = not piece.king and g.position.piece_at(move.end).king
-        self.played = Played(move, before, before.turn, self.clock(), crowned)
+        self.played = Played(move, before)
         self.events.append("capture" if move.captured else "move")
         if crowned:
             self.events.append("crown")

@@ -26,7 +26,7 @@ def opponent():
 def make(storage, opponent):
     """make(level=None, start=None, human=None) -> a controller on the game screen."""
     def build(level=None, start: Position | None = None, human=None, variant=AMERICAN) -> Controller:
-        c = Controller(opponent=opponent, storage=storage, clock=lambda: 0.0)
+        c = Controller(opponent=opponent, storage=storage)
         c.game = Game(variant, start)
         c.mode = Mode(level, (human if human is not None else variant.first_player) if level else None)
         c.screen = "game"
