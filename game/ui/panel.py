@@ -27,6 +27,13 @@ SETTING_LABELS = {
 }
 
 
+CONTROLS_HELP = (
+    "Press a piece, then a green dot; or drag the piece there.",
+    "Drag the board to turn it; the mouse wheel zooms.",
+    "Arrow keys move over the board, Enter or Space presses, Esc cancels, Tab reaches the buttons.",
+)
+
+
 @dataclass(frozen=True)
 class DismissNotes:
     """Close the notes about files set aside."""
@@ -252,7 +259,14 @@ class Interface:
             self._pill(pygame.Rect(x2, y2, col_w, lines * (f.get_linesize() + 2) + 16), th.CARD)
             y2 += self._wrapped(x2 + 8, y2 + 8, col_w - 16, loading, f, th.ACCENT) + 16 + 12
         y2 = self._notes(c, x2, y2, col_w)
-        self._settings(c, x2, max(y2, p.bottom - th.PAD - self._settings_height(col_w)), col_w)
+        settings_y = max(y2, p.bottom - th.PAD - self._settings_height(col_w))
+        help_lines = [self._lines(th.small_font(), line, col_w) for line in CONTROLS_HELP]
+        help_h = 22 + sum(len(lines) * (th.small_font().get_linesize() + 2) + 4 for lines in help_lines)
+        if settings_y - y2 >= help_h + 12:
+            y2 += self._heading(x2, y2, "Controls")
+            for line in CONTROLS_HELP:
+                y2 += self._wrapped(x2, y2, col_w, line, th.small_font(), th.MUTED) + 4
+        self._settings(c, x2, settings_y, col_w)
 
     def _notes(self, c: Controller, x, y, w) -> int:
         if not c.notes:
