@@ -51,16 +51,22 @@ def _font_file(bold: bool) -> str | None:
     return next((p for p in _FONT_FILES[bold] if os.path.exists(p)), None)
 
 
-@lru_cache(maxsize=None)
+_fonts: dict[tuple[int, bool], pygame.font.Font] = {}
+
+
 def font(size: int, bold: bool = False) -> pygame.font.Font:
-    """A font ``size`` pixels high."""
+    """A font ``size`` pixels high (cached; fonts from before a ``pygame.quit`` are dropped)."""
     if not pygame.font.get_init():
         pygame.font.init()
-    path = _font_file(bold)
-    f = pygame.font.Font(path, size)
-    if path is None and bold:
-        f.set_bold(True)
-    return f
+        _fonts.clear()
+        text.cache_clear()
+    key = (size, bold)
+    if key not in _fonts:
+        path = _font_file(bold)
+        _fonts[key] = f = pygame.font.Font(path, size)
+        if path is None and bold:
+            f.set_bold(True)
+    return _fonts[key]
 
 
 def title_font() -> pygame.font.Font:
