@@ -58,6 +58,7 @@ class Interface:
         self.hits: list[Hit] = []
         self.mouse: tuple[int, int] = (-1, -1)
         self.focus: str | None = None  # id of the focused hit (Tab), None: the board
+        self.countdown: str | None = None  # the draw countdown shown below the board, if any
         self._key = None
         self._surf = self.surface
         self._hover: str | None = None
@@ -113,6 +114,7 @@ class Interface:
         s = self.surface
         s.fill((0, 0, 0, 0))
         pygame.draw.rect(s, th.PANEL, self.layout.panel)
+        self.countdown = None
         if c.screen == "mode" or c.game is None:
             self._mode_panel(c, loading)
         else:
@@ -512,6 +514,7 @@ class Interface:
         total = sum(f.size(t)[0] + 28 for t, _, _ in items) + th.GAP * (len(items) - 1)
         left = c.game.moves_until_draw
         countdown = f"Draw in {left} {'move' if left == 1 else 'moves'} each" if left is not None and left <= 5 else None
+        self.countdown = countdown
         if countdown:
             total += f.size(countdown)[0] + 28 + th.GAP
         x, y = b.centerx - total // 2, b.bottom - 12 - th.BUTTON_H

@@ -94,3 +94,14 @@ def test_tab_focus_and_enter(make):
     assert first is not None
     ui.move_focus(-1)
     assert ui.focus is None, "past the first button the focus returns to the board"
+
+
+def test_draw_countdown_below_the_board_at_five_moves_each(make):
+    from engine import INTERNATIONAL
+
+    c = make(start=position("W", ["K46", "K47"], ["K5"], variant=INTERNATIONAL), variant=INTERNATIONAL)
+    ui, _ = hits(c)
+    assert c.game.moves_until_draw == 5 and ui.countdown == "Draw in 5 moves each"
+    c = make()
+    ui, _ = hits(c)
+    assert ui.countdown is None
