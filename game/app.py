@@ -158,7 +158,7 @@ class App:
         self.storage = Storage()
         self.controller = Controller(opponent=None, storage=self.storage)
         self.renderer = BoardRenderer(self.ctx, samples=4)
-        self.overlay = Overlay(self.ctx)
+        self.overlays = [Overlay(self.ctx) for _ in range(4)]  # one per region of the interface
         self.sounds = Sounds()
         self.input = Input(self.ui, self._pick, self._can_drag)
         self.camera = Camera.preset(self.controller.settings.view, False)
@@ -206,7 +206,8 @@ class App:
         if self.frames > 0:  # the first frame shows the panel at once; the board's textures take a moment
             self.renderer.draw(state, now, board)
         changed = self.ui.render(c, now, self._loading_text())
-        self.overlay.draw(self.ui.surface, (0, 0, *self.size), self.size, changed=changed)
+        for overlay, rect in zip(self.overlays, self.ui.layout.regions(self.ui.over_view)):
+            overlay.draw(self.ui.surface.subsurface(rect), tuple(rect), self.size, changed=changed)
         pygame.display.flip()
         self.frames += 1
 

@@ -448,8 +448,10 @@ class Controller:
 
     def _on_Deselect(self, _i) -> None:
         self._deselect()
+        self.notice = None
 
     def _on_Cancel(self, _i) -> None:
+        self.notice = None
         if self.confirming_resign:
             self.confirming_resign = False
         elif self.entered:
@@ -491,6 +493,7 @@ class Controller:
     def _on_Undo(self, _i) -> None:
         if not self.can_undo():
             return
+        self.notice = None
         if self.game.outcome is not None:
             self._record_result(-1)
         if self.thinking or self.asking_draw:
@@ -520,6 +523,7 @@ class Controller:
 
     def _on_AcceptDraw(self, _i) -> None:
         if self.offer_pending_for_player():
+            self.notice = None
             self.game.accept_draw()
             self._after_change()
             self._game_ended_check()
@@ -533,6 +537,7 @@ class Controller:
         if not self.confirming_resign or self.game.is_over:
             return
         self.confirming_resign = False
+        self.notice = None
         if self.thinking or self.asking_draw:
             self.opponent.cancel()
             self.thinking = self.asking_draw = False

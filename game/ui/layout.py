@@ -23,6 +23,17 @@ class Layout:
     panel: pygame.Rect
     narrow: bool
 
+    def regions(self, over_view: bool) -> list[pygame.Rect]:
+        """The parts of the window the interface draws on: the panel and the bars, and the 3D view
+        itself only when something is shown over it (``over_view``). Compositing just these keeps
+        the software renderer from blending a whole window of transparent pixels every frame."""
+        view = self.view
+        rects = [self.panel, pygame.Rect(self.board.x, self.board.y, self.board.width, view.y - self.board.y),
+                 pygame.Rect(self.board.x, view.bottom, self.board.width, self.board.bottom - view.bottom)]
+        if over_view:
+            rects.append(view)
+        return [r for r in rects if r.width > 0 and r.height > 0]
+
     @property
     def view(self) -> pygame.Rect:
         bar = BAR_H if self.board.height >= 360 else BAR_H - 10

@@ -59,6 +59,7 @@ class Interface:
         self.mouse: tuple[int, int] = (-1, -1)
         self.focus: str | None = None  # id of the focused hit (Tab), None: the board
         self.countdown: str | None = None  # the draw countdown shown below the board, if any
+        self.over_view = False  # something is drawn over the 3D view itself (a long status, the result)
         self._key = None
         self._surf = self.surface
         self._hover: str | None = None
@@ -115,6 +116,7 @@ class Interface:
         s.fill((0, 0, 0, 0))
         pygame.draw.rect(s, th.PANEL, self.layout.panel)
         self.countdown = None
+        self.over_view = False
         if c.screen == "mode" or c.game is None:
             self._mode_panel(c, loading)
         else:
@@ -495,6 +497,7 @@ class Interface:
         height = sum(ff.get_linesize() for _, ff, _ in lines) + 16 + 4 * (len(lines) - 1)
         if width > 80:
             rect = pygame.Rect(b.x + 14, b.y + 10, width, height)
+            self.over_view |= rect.bottom > self.layout.view.y
             self._pill(rect)
             ty = rect.y + 8
             for t, ff, colour in lines:
@@ -531,6 +534,7 @@ class Interface:
             self._result_card(c)
 
     def _result_card(self, c: Controller) -> None:
+        self.over_view = True
         b = self.layout.board
         head, _, reason = c.status().partition(": ")
         big = th.font(30, bold=True)

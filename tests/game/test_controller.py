@@ -397,9 +397,10 @@ def test_resign_asks_first_then_the_computer_wins_and_it_is_recorded(make, stora
     assert c.confirming_resign and c.game.outcome is None
     c.handle(Cancel())
     assert not c.confirming_resign
+    press(c, "a1")  # a notice ("no legal move") must not outlive the game
     c.handle(Resign())
     c.handle(ConfirmResign())
-    assert c.game.outcome.reason == "resignation"
+    assert c.game.outcome.reason == "resignation" and c.notice is None
     assert c.status() == "The computer wins: Black resigned"
     assert storage.results()["american"]["hard"] == {"win": 0, "draw": 0, "loss": 1}
     assert not c.can_undo()
