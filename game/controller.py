@@ -731,7 +731,7 @@ class Controller:
 
     def _start_computer_turn(self) -> None:
         g = self.game
-        if (self.screen != "game" or g is None or g.is_over or not self.mode.vs_computer
+        if (self.screen != "game" or g is None or g.is_over or not self.mode.vs_computer or self.opponent is None
                 or g.turn is not self.mode.computer or self.thinking or self.asking_draw):
             return
         if g.pending_offer is self.mode.human and not self._offer_answered:
