@@ -7,6 +7,7 @@ type). Everything it reads comes from the state and the time; it changes neither
 
 from __future__ import annotations
 
+import time
 from typing import NamedTuple
 
 import moderngl
@@ -46,6 +47,16 @@ DECAL_SHADOW_Y, DECAL_MARK_Y = 0.0015, 0.003
 KIND_DISC, KIND_RING, KIND_SQUARE, KIND_SHADOW = 0.0, 1.0, 2.0, 3.0
 MAX_PIECES = 2 * 50 + 8  # every man of a 10x10 game stacked as kings, plus animation extras
 
+# A software renderer's cost is mostly per pixel: while the camera moves it draws at this fraction
+# of the resolution (a quarter of the pixels) and scales the picture up.
+SOFTWARE_MOTION_SCALE = 0.5
+# When the camera stops, the cached pictures are rebuilt in this many bands, as many a frame as fit
+# in the budget (seconds of finished work), so no frame stalls on a whole rebuild.
+BUILD_BANDS = 12
+BUILD_BUDGET_S = 0.006
+MOTION_PIECE_SEGMENTS = 16
+FXAA_REACH = 8  # pixels around a pixel that fxaa.glsl may read (half its SPAN_MAX, plus a corner)
+
 
 def piece_colour(variant: Variant, color: Color):
     """The display colour of a side's pieces: the dark pieces are Black's in both games."""
@@ -58,22 +69,116 @@ def is_software_renderer(ctx) -> bool:
     return any(word in name for word in ("llvmpipe", "softpipe", "swiftshader", "software", "swrast"))
 
 
-def _screen_boxes(view_proj: np.ndarray, viewport: Viewport, pieces: np.ndarray, margin: float = 0.06):
-    """GL pixel boxes (x0, y0, x1, y1) around each piece row (x, y, z, scale, ...) with room for a
-    king's stack, clipped to the viewport; an (n, 4) int array (rows may be empty boxes)."""
-    vx, vy, w, h = viewport.gl()
-    r = PIECE_RADIUS + margin
-    offsets = np.array([(dx, dy, dz) for dx in (-r, r) for dz in (-r, r) for dy in (0.0, 1.0)])
-    p = pieces[:, None, :3] + offsets[None] * np.array([1.0, 0.0, 1.0])
-    p[..., 1] += offsets[None, :, 1] * (2 * PIECE_HEIGHT * pieces[:, None, 3] + margin)
-    clip = np.concatenate([p, np.ones(p.shape[:2] + (1,))], axis=2) @ view_proj.T
-    wc = np.maximum(clip[..., 3:4], 1e-6)
-    ndc = clip[..., :2] / wc
+def _project_boxes(view_proj: np.ndarray, viewport: tuple, points: np.ndarray) -> np.ndarray:
+    """GL pixel boxes (x0, y0, x1, y1) around each group of world points ((n, k, 3)), two pixels
+    wider, clipped to the GL ``viewport`` (x, y, w, h); an (n, 4) int array (rows may be empty
+    boxes). A group reaching behind the camera gets the whole viewport."""
+    vx, vy, w, h = viewport
+    clip = np.concatenate([points, np.ones(points.shape[:2] + (1,))], axis=2) @ view_proj.T
+    behind = np.any(clip[..., 3] <= 1e-6, axis=1)
+    ndc = clip[..., :2] / np.maximum(clip[..., 3:4], 1e-6)
     lo, hi = ndc.min(axis=1), ndc.max(axis=1)
     boxes = np.stack([np.floor(vx + (lo[:, 0] + 1) / 2 * w) - 2, np.floor(vy + (lo[:, 1] + 1) / 2 * h) - 2,
                       np.ceil(vx + (hi[:, 0] + 1) / 2 * w) + 2, np.ceil(vy + (hi[:, 1] + 1) / 2 * h) + 2], axis=1)
-    boxes = np.clip(boxes, [vx, vy, vx, vy], [vx + w, vy + h, vx + w, vy + h]).astype(int)
-    return boxes
+    boxes[behind] = (vx, vy, vx + w, vy + h)
+    return np.clip(boxes, [vx, vy, vx, vy], [vx + w, vy + h, vx + w, vy + h]).astype(int)
+
+
+def _piece_boxes(view_proj: np.ndarray, viewport: tuple, pieces: np.ndarray, margin: float = 0.06) -> np.ndarray:
+    """Boxes around piece rows (x, y, z, scale, ...), with room for a king's stack."""
+    r = PIECE_RADIUS + margin
+    corners = np.array([(dx, dy, dz) for dx in (-r, r) for dz in (-r, r) for dy in (0.0, 1.0)])
+    p = pieces[:, None, :3] + corners[None] * np.array([1.0, 0.0, 1.0]) * pieces[:, None, 3:4]
+    p[..., 1] += corners[None, :, 1] * (2 * PIECE_HEIGHT * pieces[:, None, 3] + margin)
+    return _project_boxes(view_proj, viewport, p)
+
+
+def _ring_boxes(view_proj: np.ndarray, viewport: tuple, rings: np.ndarray) -> np.ndarray:
+    """Boxes around ring rows (x, y, z, major radius, tube radius, ...)."""
+    r = rings[:, 3:4] + rings[:, 4:5] + 0.02
+    t = rings[:, 4:5] + 0.02
+    corners = np.array([(dx, dy, dz) for dx in (-1, 1) for dz in (-1, 1) for dy in (-1, 1)], dtype=float)
+    p = rings[:, None, :3] + corners[None] * np.stack([r, t, r], axis=2)
+    return _project_boxes(view_proj, viewport, p)
+
+
+def _decal_boxes(view_proj: np.ndarray, viewport: tuple, decals: np.ndarray) -> np.ndarray:
+    """Boxes around decal rows (segment x0, z0, x1, z1; outer radius, inner, height, kind; ...),
+    as wide as the quads decal.glsl draws, one per row."""
+    r = decals[:, 4] * 1.45 + 0.02
+    x0, x1 = np.minimum(decals[:, 0], decals[:, 2]) - r, np.maximum(decals[:, 0], decals[:, 2]) + r
+    z0, z1 = np.minimum(decals[:, 1], decals[:, 3]) - r, np.maximum(decals[:, 1], decals[:, 3]) + r
+    y = decals[:, 6]
+    p = np.stack([np.stack([x, y, z], axis=1) for x in (x0, x1) for z in (z0, z1)], axis=1)
+    return _project_boxes(view_proj, viewport, p)
+
+
+def _decal_part_boxes(view_proj: np.ndarray, viewport: tuple, decals: np.ndarray) -> np.ndarray:
+    """Boxes that together cover decal rows, a long segment getting one per square of its length
+    (a single box around a diagonal line would cover a large part of the board)."""
+    parts = []
+    for row in decals:
+        n = max(1, int(np.ceil(np.hypot(row[2] - row[0], row[3] - row[1]))))
+        for k in range(n):
+            part = row.copy()
+            part[0:2] = row[0:2] + (row[2:4] - row[0:2]) * (k / n)
+            part[2:4] = row[0:2] + (row[2:4] - row[0:2]) * ((k + 1) / n)
+            parts.append(part)
+    return _decal_boxes(view_proj, viewport, np.array(parts, dtype="f4").reshape(-1, decals.shape[1]))
+
+
+def _touching(boxes: np.ndarray, box) -> np.ndarray:
+    """Which of ``boxes`` ((n, 4) x0, y0, x1, y1) overlap ``box``, as a boolean mask."""
+    return (boxes[:, 0] < box[2]) & (box[0] < boxes[:, 2]) & (boxes[:, 1] < box[3]) & (box[1] < boxes[:, 3])
+
+
+def _box(viewport: tuple) -> tuple[int, int, int, int]:
+    """A GL viewport (x, y, w, h) as a box (x0, y0, x1, y1)."""
+    x, y, w, h = viewport
+    return x, y, x + w, y + h
+
+
+def _scissor(box) -> tuple[int, int, int, int]:
+    """A box (x0, y0, x1, y1) as a GL scissor rectangle (x, y, w, h)."""
+    return box[0], box[1], box[2] - box[0], box[3] - box[1]
+
+
+def _grow(box, pixels: int, bounds) -> tuple[int, int, int, int]:
+    """``box`` widened by ``pixels`` on every side, within ``bounds``."""
+    return (max(box[0] - pixels, bounds[0]), max(box[1] - pixels, bounds[1]),
+            min(box[2] + pixels, bounds[2]), min(box[3] + pixels, bounds[3]))
+
+
+def _intersect(a, b) -> tuple[int, int, int, int] | None:
+    """The overlap of two boxes; None when they do not overlap."""
+    box = (max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3]))
+    return box if box[2] > box[0] and box[3] > box[1] else None
+
+
+def _merge_boxes(boxes: list) -> list[tuple[int, int, int, int]]:
+    """Boxes merged until none overlap (so one box never repaints another's piece)."""
+    boxes = [list(b) for b in boxes]
+    merged = True
+    while merged:  # a few boxes at most
+        merged = False
+        for i in range(len(boxes)):
+            for j in range(i + 1, len(boxes)):
+                a, b = boxes[i], boxes[j]
+                if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
+                    boxes[i] = [min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])]
+                    del boxes[j]
+                    merged = True
+                    break
+            if merged:
+                break
+    return [tuple(b) for b in boxes]
+
+
+def _bands(viewport: tuple, count: int) -> list[tuple[int, int, int, int]]:
+    """The GL ``viewport`` cut into ``count`` horizontal bands, as boxes."""
+    x, y, w, h = viewport
+    edges = [y + round(h * i / count) for i in range(count + 1)]
+    return [(x, a, x + w, b) for a, b in zip(edges, edges[1:]) if b > a]
 
 
 def _mat_bytes(m: np.ndarray) -> bytes:
@@ -119,7 +224,8 @@ class BoardRenderer:
     """
 
     def __init__(self, ctx: moderngl.Context, variant: Variant | None = None, samples: int = 4,
-                 texture_pixels: int | None = None, software: bool | None = None):
+                 texture_pixels: int | None = None, software: bool | None = None,
+                 motion_scale: float | None = None):
         self.ctx = ctx
         if software is None:
             software = is_software_renderer(ctx)
@@ -131,11 +237,18 @@ class BoardRenderer:
             self.samples = 0
         self.fxaa = self.samples == 0 and samples >= 2
         self.texture_pixels = texture_pixels
+        self.motion_scale = (SOFTWARE_MOTION_SCALE if software else 1.0) if motion_scale is None else motion_scale
+        self.build_budget_s = BUILD_BUDGET_S
         self.programs = {name: load_program(ctx, name) for name in ("board", "piece", "ring", "decal",
                                                                       "background", "present", "fxaa")}
         pv, pi = piece_mesh()
         self.piece_mesh = Mesh(ctx, self.programs["piece"], pv, "3f 3f", ("in_position", "in_normal"), pi,
                                "4f 4f/i", ("in_place", "in_colour"), MAX_PIECES)
+        # The reduced picture's pieces: half the segments, which its pixels cannot tell apart, for
+        # half the triangles (a software renderer pays for each one)
+        pv, pi = piece_mesh(MOTION_PIECE_SEGMENTS)
+        self.motion_piece_mesh = Mesh(ctx, self.programs["piece"], pv, "3f 3f", ("in_position", "in_normal"), pi,
+                                      "4f 4f/i", ("in_place", "in_colour"), MAX_PIECES)
         rv, ri = ring_mesh()
         self.ring_mesh = Mesh(ctx, self.programs["ring"], rv, "2f", ("in_angles",), ri,
                               "4f 4f 4f/i", ("in_ring", "in_tube", "in_colour"), MAX_PIECES)
@@ -147,6 +260,9 @@ class BoardRenderer:
         self._textures: dict[tuple, moderngl.Texture] = {}
         self._layers: _Layers | None = None
         self._previous_camera: Camera | None = None
+        self._reduced: _Reduced | None = None  # the last picture drawn at reduced resolution
+        self._reduced_last = False  # whether the last frame showed it
+        self._build: _Build | None = None  # a rebuild of the cached pictures spread over frames
         if variant is not None:
             self._board_texture(variant, False, False)
 
@@ -186,69 +302,60 @@ class BoardRenderer:
         context's screen, which needs a depth buffer). Leaves depth testing and blending off.
 
         Two cached pictures keep frames cheap: the board alone (redrawn when the camera or the
-        viewport changes) and the board with everything that stands still (redrawn when a marker
-        or a standing piece changes), both anti-aliased. Each frame copies the second (a blit)
-        and draws only the moving pieces over it. While the camera moves, everything is drawn
-        directly instead.
+        viewport changes) and the board with everything that stands still, both anti-aliased.
+        Each frame copies the second (a blit) and draws only the moving pieces over it. When a
+        standing piece or a marker changes, only the squares around it are redrawn.
+
+        While the camera moves, everything is drawn directly, at ``motion_scale`` of the
+        resolution (software renderers: half) and scaled up. When it stops, the cached pictures
+        are rebuilt a band at a time over the next frames, which show the reduced picture until
+        they are ready.
         """
         ctx = self.ctx
         target = target or ctx.screen
-        variant = state.position.variant
+        started = time.perf_counter()
         cam = state.camera.at(t)
         frame = _Frame(self, state, t, cam, viewport.aspect)
         gl_viewport = viewport.gl()
         camera_moving = self._previous_camera is not None and cam != self._previous_camera
         self._previous_camera = cam
+        was_reduced, self._reduced_last = self._reduced_last, False
         try:
             if camera_moving:
-                target.use()
-                ctx.viewport = ctx.scissor = gl_viewport
-                ctx.clear(*CLEAR_COLOUR, 1.0, depth=1.0)
-                self._draw_board(frame, variant)
-                self._draw_pieces(target, np.concatenate([frame.still.shadows, frame.markers]), frame.still.pieces,
-                                  frame.still.rings)
-                self._draw_moving(frame, target)
+                self._build = None
+                if self.motion_scale < 1.0:
+                    self._draw_reduced(frame, viewport, target)
+                else:
+                    target.use()
+                    ctx.viewport = ctx.scissor = gl_viewport
+                    ctx.clear(*CLEAR_COLOUR, 1.0, depth=1.0)
+                    self._draw_scene(frame, target)
                 return
             vx, vy, w, h = gl_viewport
             layers = self._layers_for(vx + w, vy + h)
-            board_key = (cam, gl_viewport, state.show_numbers, variant.name)
+            layers.viewport = gl_viewport
+            board_key = (cam, gl_viewport, state.show_numbers, state.position.variant.name)
             still_key = (board_key, frame.still_key())
-            ctx.viewport = ctx.scissor = gl_viewport
+            if layers.board_key != board_key and was_reduced and self._reduced.viewport == gl_viewport:
+                if self._build is None or self._build.board_key != board_key:
+                    self._build = _Build(board_key, _bands(gl_viewport, BUILD_BANDS))
+            elif self._build is not None and self._build.board_key != board_key:
+                self._build = None
+            if self._build is not None:
+                reused = self._draw_reduced(frame, viewport, target)
+                if not self._advance_build(frame, layers, still_key, started, at_least_one=reused):
+                    self._reduced_last = True
+                    return
+                self._build = None
             if layers.board_key != board_key:
-                layers.board.use()
-                ctx.clear(*CLEAR_COLOUR, 1.0, depth=1.0)
-                self._draw_board(frame, variant)
-                if layers.board_raw is not None:  # smooth the board's outline once, into the board layer
-                    ctx.disable(moderngl.DEPTH_TEST | moderngl.CULL_FACE)
-                    ctx.copy_framebuffer(layers.board_raw, layers.board)
-                    layers.board.use()
-                    layers.board_raw_colour.use(0)
-                    self.programs["fxaa"]["u_image"].value = 0
-                    self.empty_vao["fxaa"].render(moderngl.TRIANGLES, vertices=3)
+                self._build_board(frame, layers, (vx, vy, vx + w, vy + h))
                 layers.board_key, layers.still_key = board_key, None
             if layers.still_key != still_key:
-                ctx.copy_framebuffer(layers.work, layers.board)  # the board, then what stands on it
-                layers.work.use()
-                ctx.viewport = ctx.scissor = gl_viewport
-                self._set_camera_uniforms(frame)
-                self._draw_pieces(layers.work, np.concatenate([frame.still.shadows, frame.markers]),
-                                  frame.still.pieces, frame.still.rings)
-                ctx.disable(moderngl.DEPTH_TEST | moderngl.CULL_FACE)
-                if layers.resolved is not None:
-                    ctx.copy_framebuffer(layers.resolved, layers.work)  # resolves colour and depth
-                if layers.smoothed is not None:
-                    # FXAA only around the pieces: the board was smoothed with its own layer and
-                    # the markers are anti-aliased in their shader; a full pass would cost more
-                    # than everything else in the rebuild
-                    ctx.copy_framebuffer(layers.smoothed, layers.work_colour_fbo)
-                    layers.smoothed.use()
-                    layers.work_colour.use(0)
-                    self.programs["fxaa"]["u_image"].value = 0
-                    for x0, y0, x1, y1 in _screen_boxes(frame.view_proj_matrix, viewport, frame.still.pieces):
-                        if x1 > x0 and y1 > y0:
-                            ctx.scissor = (x0, y0, x1 - x0, y1 - y0)
-                            self.empty_vao["fxaa"].render(moderngl.TRIANGLES, vertices=3)
-                layers.still_key = still_key
+                boxes = [(vx, vy, vx + w, vy + h)]
+                if layers.still_key is not None and layers.still_key[0] == board_key:
+                    boxes = self._changed_boxes(frame, viewport, layers.still_rows)
+                self._build_still(frame, layers, boxes)
+                layers.still_key, layers.still_rows = still_key, frame.still_rows()
             target.use()
             ctx.viewport = ctx.scissor = gl_viewport
             ctx.copy_framebuffer(target, layers.still_colour_fbo)  # the blit obeys the scissor
@@ -256,18 +363,175 @@ class BoardRenderer:
                 # The moving pieces must hide behind still ones: restore the still depth, but only
                 # around them (a full-screen depth copy would cost more than the blit).
                 ctx.scissor = box
+                self._present(layers.still_colour, layers.still_depth)
                 ctx.enable(moderngl.DEPTH_TEST)
-                ctx.depth_func = "1"  # always
-                layers.still_colour.use(0)
-                layers.still_depth.use(1)
-                self.programs["present"]["u_image"].value = 0
-                self.programs["present"]["u_depth"].value = 1
-                self.empty_vao["present"].render(moderngl.TRIANGLES, vertices=3)
-                ctx.depth_func = "<"
                 self._draw_moving(frame, target)
         finally:
+            # leave the target bound: moderngl rebinds the bound framebuffer after creating one, and
+            # rebinding a cached layer released since (a resize) is a GL_INVALID_OPERATION
+            target.use()
             ctx.scissor = None
             ctx.disable(moderngl.DEPTH_TEST | moderngl.BLEND | moderngl.CULL_FACE)
+
+    def _draw_scene(self, frame: "_Frame", fbo, mesh: Mesh | None = None) -> None:
+        """Everything, directly: background, board, still pieces and markers, moving pieces."""
+        self._draw_board(frame, frame.state.position.variant)
+        self._draw_pieces(fbo, np.concatenate([frame.still.shadows, frame.markers]), frame.still.pieces,
+                          frame.still.rings, mesh)
+        if len(frame.moving.pieces):
+            self._draw_pieces(fbo, frame.moving.shadows, frame.moving.pieces, frame.moving.rings, mesh)
+
+    def _draw_reduced(self, frame: "_Frame", viewport: Viewport, target) -> bool:
+        """Show the scene drawn at ``motion_scale`` of the viewport's resolution, scaled up with
+        linear filtering. The reduced picture is kept, so a frame that would draw the same picture
+        only scales it up again; returns whether it did."""
+        ctx = self.ctx
+        gl_viewport = viewport.gl()
+        if self._reduced is None or self._reduced.viewport != gl_viewport:
+            if self._reduced is not None:
+                self._reduced.release()
+            self._reduced = _Reduced(ctx, gl_viewport, self.motion_scale)
+        reduced = self._reduced
+        size = reduced.size
+        key = (frame.camera, gl_viewport, frame.state.show_numbers, frame.state.position.variant.name,
+               frame.still_key(), frame.moving.pieces.tobytes())
+        reused = reduced.key == key
+        if not reused:
+            reduced.fbo.use()
+            ctx.viewport = ctx.scissor = (0, 0, *size)
+            ctx.clear(*CLEAR_COLOUR, 1.0, depth=1.0)
+            self._draw_scene(frame, reduced.fbo, self.motion_piece_mesh)
+            ctx.disable(moderngl.DEPTH_TEST | moderngl.BLEND | moderngl.CULL_FACE)
+            reduced.scale_up()
+            reduced.key = key
+        target.use()
+        ctx.viewport = ctx.scissor = gl_viewport
+        ctx.copy_framebuffer(target, reduced.large_fbo)  # the blit obeys the scissor
+        self._reduced_last = True
+        return reused
+
+    def _advance_build(self, frame: "_Frame", layers: "_Layers", still_key, started: float, at_least_one: bool) -> bool:
+        """Do the next bands of a spread-out rebuild until this frame's time budget is spent (at
+        least one band when ``at_least_one``); True once both cached pictures are complete."""
+        build = self._build
+        if build.still_key != still_key:  # something changed on the board meanwhile: its bands again
+            build.still_key, build.still_bands = still_key, list(build.bands)
+        first, last_band_s = at_least_one, 0.0
+        while build.board_bands or build.still_bands:
+            band_start = time.perf_counter()
+            if not first and band_start - started + last_band_s > self.build_budget_s:
+                return False
+            first = False
+            if build.board_bands:
+                self._build_board(frame, layers, build.board_bands.pop(0))
+            else:
+                self._build_still(frame, layers, [build.still_bands.pop(0)])
+            self.ctx.finish()  # the budget is for finished work: a software renderer works lazily
+            last_band_s = time.perf_counter() - band_start
+        layers.board_key, layers.still_key, layers.still_rows = build.board_key, still_key, frame.still_rows()
+        return True
+
+    def _build_board(self, frame: "_Frame", layers: "_Layers", box) -> None:
+        """Draw the board layer inside ``box`` (x0, y0, x1, y1 in GL pixels), FXAA-smoothed when
+        the renderer uses FXAA (drawn a little wider, so the filter's reads are all drawn)."""
+        ctx = self.ctx
+        bounds = _box(layers.viewport)
+        raw = layers.board_raw if layers.board_raw is not None else layers.board
+        raw.use()
+        ctx.viewport = layers.viewport
+        ctx.scissor = _scissor(_grow(box, FXAA_REACH if raw is not layers.board else 0, bounds))
+        ctx.clear(*CLEAR_COLOUR, 1.0, depth=1.0)
+        self._draw_board(frame, frame.state.position.variant)
+        ctx.disable(moderngl.DEPTH_TEST | moderngl.CULL_FACE)
+        if raw is not layers.board:  # smooth the board's outline once, into the board layer
+            layers.board.use()
+            ctx.viewport = layers.viewport
+            ctx.scissor = _scissor(box)
+            layers.board_raw_colour.use(0)
+            self.programs["fxaa"]["u_image"].value = 0
+            self.empty_vao["fxaa"].render(moderngl.TRIANGLES, vertices=3)
+
+    def _build_still(self, frame: "_Frame", layers: "_Layers", boxes: list) -> None:
+        """Redraw the still picture inside ``boxes`` (x0, y0, x1, y1): the board, then what stands
+        on it, resolved or FXAA-smoothed around the pieces (the board was smoothed with its own
+        layer and the markers are anti-aliased in their shader; a full pass would cost more than
+        the rest). Copies are passes of present.glsl where the layers are textures: a software
+        renderer finishes all its queued work before each blit."""
+        ctx = self.ctx
+        bounds = _box(layers.viewport)
+        wides = [_grow(box, FXAA_REACH if layers.smoothed is not None else 0, bounds) for box in boxes]
+        rows = frame.still_rows()
+        piece_boxes, ring_boxes, decal_boxes = frame.still_boxes(layers.viewport)
+        ctx.viewport = layers.viewport
+        if layers.board_colour is None:  # multisampled renderbuffers: only a blit copies them
+            for wide in wides:
+                ctx.scissor = _scissor(wide)
+                ctx.copy_framebuffer(layers.work, layers.board)
+        layers.work.use()
+        ctx.viewport = layers.viewport
+        self._set_camera_uniforms(frame)
+        for wide in wides:
+            ctx.scissor = _scissor(wide)
+            if layers.board_colour is not None:
+                self._present(layers.board_colour, layers.board_depth)
+            # only what reaches into the box: the rest would cost a software renderer its triangles
+            self._draw_pieces(layers.work, rows.shadows[_touching(decal_boxes, wide)],
+                              rows.pieces[_touching(piece_boxes, wide)], rows.rings[_touching(ring_boxes, wide)])
+        ctx.disable(moderngl.DEPTH_TEST | moderngl.CULL_FACE | moderngl.BLEND)
+        if layers.resolved is not None:
+            for box in boxes:
+                ctx.scissor = _scissor(box)
+                ctx.copy_framebuffer(layers.resolved, layers.work)  # resolves colour and depth
+        if layers.smoothed is not None:
+            layers.smoothed.use()
+            ctx.viewport = layers.viewport
+            for box in boxes:
+                ctx.scissor = _scissor(box)
+                self._present(layers.work_colour, layers.still_depth, write_depth=False)
+            layers.work_colour.use(0)
+            self.programs["fxaa"]["u_image"].value = 0
+            for box in boxes:
+                for piece_box in piece_boxes:
+                    inside = _intersect(piece_box, box)
+                    if inside is not None:
+                        ctx.scissor = _scissor(inside)
+                        self.empty_vao["fxaa"].render(moderngl.TRIANGLES, vertices=3)
+
+    def _present(self, colour: moderngl.Texture, depth: moderngl.Texture, write_depth: bool = True) -> None:
+        """Copy a layer's colour (and depth, when ``write_depth``) pixel for pixel into the bound
+        framebuffer, inside the scissor; leaves depth testing off."""
+        ctx = self.ctx
+        if write_depth:
+            ctx.enable(moderngl.DEPTH_TEST)  # depth is only written with the test on
+            ctx.depth_func = "1"  # always
+        colour.use(0)
+        depth.use(1)
+        self.programs["present"]["u_image"].value = 0
+        self.programs["present"]["u_depth"].value = 1
+        self.empty_vao["present"].render(moderngl.TRIANGLES, vertices=3)
+        ctx.depth_func = "<"
+        ctx.disable(moderngl.DEPTH_TEST)
+
+    @staticmethod
+    def _changed_boxes(frame: "_Frame", viewport: Viewport, old: "Instances") -> list[tuple[int, int, int, int]]:
+        """Boxes (x0, y0, x1, y1) around every piece, ring and mark that the still picture gains or
+        loses; the whole viewport when that is most of it. They are not merged: redrawing a box
+        redraws all that reaches into it, so overlaps come out the same, and the bounding box of
+        two boxes (a long line of the last move and a ring) may be many times their area."""
+        new = frame.still_rows()
+        vp = viewport.gl()
+        boxes = []
+        for rows_old, rows_new, boxes_of in ((old.pieces, new.pieces, _piece_boxes), (old.rings, new.rings, _ring_boxes),
+                                             (old.shadows, new.shadows, _decal_part_boxes)):
+            before = {r.tobytes() for r in rows_old}
+            after = {r.tobytes() for r in rows_new}
+            changed = [r for r in rows_old if r.tobytes() not in after] + [r for r in rows_new if r.tobytes() not in before]
+            if changed:
+                boxes += [tuple(b) for b in boxes_of(frame.view_proj_matrix, vp, np.array(changed))]
+        boxes = [b for b in boxes if b[2] > b[0] and b[3] > b[1]]
+        if sum((b[2] - b[0]) * (b[3] - b[1]) for b in boxes) > 0.5 * vp[2] * vp[3]:
+            return [_box(vp)]
+        return boxes
 
     def _moving_boxes(self, frame: "_Frame", viewport: Viewport) -> list[tuple[int, int, int, int]]:
         """GL scissor boxes (x, y, w, h), clipped to the viewport, that cover the moving pieces and
@@ -292,19 +556,7 @@ class BoardRenderer:
             box = [max(box[0], vx), max(box[1], vy), min(box[2], vx + w), min(box[3], vy + h)]
             if box[2] > box[0] and box[3] > box[1]:
                 boxes.append(box)
-        merged = True
-        while merged:  # a few boxes at most: merge until none overlap
-            merged = False
-            for i in range(len(boxes)):
-                for j in range(i + 1, len(boxes)):
-                    a, b = boxes[i], boxes[j]
-                    if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
-                        boxes[i] = [min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])]
-                        del boxes[j]
-                        merged = True
-                        break
-                if merged:
-                    break
+        boxes = _merge_boxes(boxes)
         return [(x0, y0, x1 - x0, y1 - y0) for x0, y0, x1, y1 in boxes]
 
     def _set_camera_uniforms(self, frame: "_Frame") -> None:
@@ -333,7 +585,7 @@ class BoardRenderer:
         self._set_camera_uniforms(frame)
         self._draw_pieces(fbo, frame.moving.shadows, frame.moving.pieces, frame.moving.rings)
 
-    def _draw_pieces(self, fbo, decals, pieces, rings) -> None:
+    def _draw_pieces(self, fbo, decals, pieces, rings, mesh: Mesh | None = None) -> None:
         ctx = self.ctx
         # marks on the board: blended over it, behind the pieces, writing no depth
         ctx.disable(moderngl.CULL_FACE)
@@ -344,7 +596,7 @@ class BoardRenderer:
         fbo.depth_mask = True
         ctx.disable(moderngl.BLEND)
         ctx.enable(moderngl.CULL_FACE)
-        self.piece_mesh.draw(pieces)
+        (mesh or self.piece_mesh).draw(pieces)
         ctx.disable(moderngl.CULL_FACE)  # the squashed torus is cheap enough to draw both sides
         self.ring_mesh.draw(rings)
 
@@ -357,15 +609,16 @@ class BoardRenderer:
 
     def release(self) -> None:
         """Free the GL objects (the context itself belongs to the caller)."""
-        for mesh in (self.piece_mesh, self.ring_mesh, self.decal_mesh):
+        for mesh in (self.piece_mesh, self.motion_piece_mesh, self.ring_mesh, self.decal_mesh):
             mesh.release()
         for vbo, vao in self._boards.values():
             vao.release()
             vbo.release()
         for tex in self._textures.values():
             tex.release()
-        if self._layers is not None:
-            self._layers.release()
+        for layers in (self._layers, self._reduced):
+            if layers is not None:
+                layers.release()
         for vao in self.empty_vao.values():
             vao.release()
         for prog in self.programs.values():
@@ -382,7 +635,9 @@ class _Layers:
 
     def __init__(self, ctx, size: tuple[int, int], samples: int, fxaa: bool):
         self.size = size
+        self.viewport = (0, 0, *size)  # the GL viewport the pictures were drawn for
         self.board_key = self.still_key = None
+        self.still_rows: Instances | None = None  # what the still picture shows (for partial updates)
         self._owned = []
 
         def own(obj):
@@ -402,13 +657,14 @@ class _Layers:
                                            own(ctx.depth_renderbuffer(size, samples=samples))))
             return None
 
-        self.resolved = self.smoothed = self.board_raw = None
+        self.resolved = self.smoothed = self.board_raw = self.board_colour = self.board_depth = None
         if samples:
             self.board, self.work = buffers(), buffers()
             self.still_colour, self.still_depth = texture(), texture(depth=True)
             self.resolved = own(ctx.framebuffer([self.still_colour], self.still_depth))
         else:
-            self.board = own(ctx.framebuffer([texture()], texture(depth=True)))
+            self.board_colour, self.board_depth = texture(), texture(depth=True)
+            self.board = own(ctx.framebuffer([self.board_colour], self.board_depth))
             self.work_colour, self.still_depth = texture(), texture(depth=True)
             self.work = own(ctx.framebuffer([self.work_colour], self.still_depth))
             self.still_colour = self.work_colour
@@ -419,13 +675,64 @@ class _Layers:
                 self.smoothed = own(ctx.framebuffer([self.still_colour]))
                 self.board_raw_colour = texture()
                 self.board_raw_colour.filter = (moderngl.LINEAR, moderngl.LINEAR)
-                self.board_raw = own(ctx.framebuffer([self.board_raw_colour]))
+                # the board is drawn here with its depth, then smoothed into the board layer
+                self.board_raw = own(ctx.framebuffer([self.board_raw_colour], self.board_depth))
         self.still_colour_fbo = own(ctx.framebuffer([self.still_colour]))
 
     def release(self) -> None:
         for obj in reversed(self._owned):
             obj.release()
         self._owned = []
+
+
+class _Reduced:
+    """The picture drawn at reduced resolution while the camera moves, and its copy scaled up to
+    the GL ``viewport`` (in a layer laid out like the target, so a blit shows it).
+
+    The scaling is done on the CPU (pygame's smoothscale, SIMD code): a software renderer pays
+    about as much for a full-window textured pass, or a scaling blit, as for drawing the scene
+    at full resolution, but copies a same-size picture for almost nothing.
+    """
+
+    def __init__(self, ctx, viewport: tuple[int, int, int, int], scale: float):
+        import pygame
+
+        vx, vy, w, h = viewport
+        self.viewport = viewport
+        self.size = (max(1, round(w * scale)), max(1, round(h * scale)))
+        self.key = None
+        self.colour = ctx.texture(self.size, 4)
+        self.depth = ctx.depth_renderbuffer(self.size)
+        self.fbo = ctx.framebuffer([self.colour], self.depth)
+        self.pixels = bytearray(self.size[0] * self.size[1] * 4)
+        self.small = pygame.image.frombuffer(self.pixels, self.size, "RGBA")  # shares ``pixels``
+        self.large = pygame.Surface((w, h), 0, self.small)
+        self.large_colour = ctx.texture((vx + w, vy + h), 4)
+        self.large_fbo = ctx.framebuffer([self.large_colour])
+
+    def scale_up(self) -> None:
+        """Copy the reduced picture, scaled up, into the full-size layer (rows stay in GL order)."""
+        import pygame
+
+        self.fbo.read_into(self.pixels, components=4)
+        pygame.transform.smoothscale(self.small, self.large.get_size(), self.large)
+        self.large_colour.write(self.large.get_view("1"), viewport=self.viewport)
+
+    def release(self) -> None:
+        for obj in (self.large_fbo, self.large_colour, self.fbo, self.depth, self.colour):
+            obj.release()
+
+
+class _Build:
+    """A rebuild of the cached pictures for ``board_key``, band by band: the board's bands first
+    (the still picture copies the board), then the still picture's (for ``still_key``)."""
+
+    def __init__(self, board_key, bands: list):
+        self.board_key = board_key
+        self.bands = bands
+        self.board_bands = list(bands)
+        self.still_key = None
+        self.still_bands = list(bands)
 
 
 class Instances(NamedTuple):
@@ -449,10 +756,25 @@ class _Frame:
         self.eye = tuple(float(v) for v in camera.eye(n, aspect))
         self.still, self.moving = piece_rows(state, t)
         self.markers = marker_rows(state)
+        self._still_boxes = None
 
     def still_key(self) -> bytes:
         """Bytes that change whenever the still picture would."""
         return b"".join(a.tobytes() for a in (*self.still, self.markers))
+
+    def still_rows(self) -> "Instances":
+        """The still picture's rows, its markers counted with the shadows (both are decals)."""
+        return Instances(self.still.pieces, self.still.rings, np.concatenate([self.still.shadows, self.markers]))
+
+    def still_boxes(self, viewport: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Screen boxes (x0, y0, x1, y1) in the GL ``viewport`` around each row of
+        :meth:`still_rows`: (pieces, rings, decals)."""
+        if self._still_boxes is None:
+            rows = self.still_rows()
+            self._still_boxes = (_piece_boxes(self.view_proj_matrix, viewport, rows.pieces),
+                                 _ring_boxes(self.view_proj_matrix, viewport, rows.rings),
+                                 _decal_boxes(self.view_proj_matrix, viewport, rows.shadows))
+        return self._still_boxes
 
 
 def piece_rows(state: RenderState, t: float) -> tuple[Instances, Instances]:

@@ -25,10 +25,11 @@ def gl():
 @pytest.fixture(scope="session")
 def renderer(gl):
     """A renderer without multisampling (faster; the cached-picture path is the same) and a small
-    board texture."""
+    board texture. Every test turns the camera, so full resolution while it moves (the reduced
+    picture has tests of its own)."""
     from game.render.scene import BoardRenderer
 
-    r = BoardRenderer(gl, samples=0, texture_pixels=512)
+    r = BoardRenderer(gl, samples=0, texture_pixels=512, motion_scale=1.0)
     yield r
     r.release()
 
@@ -38,7 +39,7 @@ def smooth_renderer(gl, request):
     """A renderer anti-aliasing by multisampling (forced even on a software renderer) or by FXAA."""
     from game.render.scene import BoardRenderer
 
-    r = BoardRenderer(gl, samples=4, texture_pixels=512, software=request.param == "fxaa")
+    r = BoardRenderer(gl, samples=4, texture_pixels=512, software=request.param == "fxaa", motion_scale=1.0)
     assert (r.samples == 4) == (request.param == "msaa") and r.fxaa == (request.param == "fxaa")
     yield r
     r.release()
