@@ -48,8 +48,12 @@ KIND_DISC, KIND_RING, KIND_SQUARE, KIND_SHADOW = 0.0, 1.0, 2.0, 3.0
 MAX_PIECES = 2 * 50 + 8  # every man of a 10x10 game stacked as kings, plus animation extras
 
 # A software renderer's cost is mostly per pixel: while the camera moves it draws at this fraction
-# of the resolution (a quarter of the pixels) and scales the picture up.
+# of the resolution at most (a quarter of the pixels) and scales the picture up; less, down to
+# MOTION_SCALE_MIN, when a frame at that scale takes longer than MOTION_FRAME_S (a busy machine).
 SOFTWARE_MOTION_SCALE = 0.5
+MOTION_SCALE_MIN = 0.3
+MOTION_SCALE_STEP = 0.05
+MOTION_FRAME_S = 0.010
 # When the camera stops, the cached pictures are rebuilt in this many bands, as many a frame as fit
 # in the budget (seconds of finished work), so no frame stalls on a whole rebuild.
 BUILD_BANDS = 12
@@ -155,17 +159,23 @@ def _intersect(a, b) -> tuple[int, int, int, int] | None:
     return box if box[2] > box[0] and box[3] > box[1] else None
 
 
-def _merge_boxes(boxes: list) -> list[tuple[int, int, int, int]]:
-    """Boxes merged until none overlap (so one box never repaints another's piece)."""
+def _merge_boxes(boxes: list, waste: float | None = None) -> list[tuple[int, int, int, int]]:
+    """Boxes merged until none overlap (so one box never repaints another's piece); with
+    ``waste``, instead any two whose bounding box is at most ``waste`` times their areas' sum."""
+    def area(b):
+        return (b[2] - b[0]) * (b[3] - b[1])
+
     boxes = [list(b) for b in boxes]
     merged = True
-    while merged:  # a few boxes at most
+    while merged:  # a few dozen boxes at most
         merged = False
         for i in range(len(boxes)):
             for j in range(i + 1, len(boxes)):
                 a, b = boxes[i], boxes[j]
-                if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
-                    boxes[i] = [min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])]
+                union = [min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])]
+                if (area(union) <= waste * (area(a) + area(b)) if waste is not None
+                        else a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]):
+                    boxes[i] = union
                     del boxes[j]
                     merged = True
                     break
@@ -262,6 +272,7 @@ class BoardRenderer:
         self._previous_camera: Camera | None = None
         self._reduced: _Reduced | None = None  # the last picture drawn at reduced resolution
         self._reduced_last = False  # whether the last frame showed it
+        self._scale_now: float | None = None  # its scale now (dynamic: see _adapt_scale)
         self._build: _Build | None = None  # a rebuild of the cached pictures spread over frames
         if variant is not None:
             self._board_texture(variant, False, False)
@@ -324,7 +335,7 @@ class BoardRenderer:
             if camera_moving:
                 self._build = None
                 if self.motion_scale < 1.0:
-                    self._draw_reduced(frame, viewport, target)
+                    self._draw_reduced(frame, viewport, target, camera_moving=True)
                 else:
                     target.use()
                     ctx.viewport = ctx.scissor = gl_viewport
@@ -381,34 +392,50 @@ class BoardRenderer:
         if len(frame.moving.pieces):
             self._draw_pieces(fbo, frame.moving.shadows, frame.moving.pieces, frame.moving.rings, mesh)
 
-    def _draw_reduced(self, frame: "_Frame", viewport: Viewport, target) -> bool:
+    def _draw_reduced(self, frame: "_Frame", viewport: Viewport, target, camera_moving: bool = False) -> bool:
         """Show the scene drawn at ``motion_scale`` of the viewport's resolution, scaled up with
         linear filtering. The reduced picture is kept, so a frame that would draw the same picture
-        only scales it up again; returns whether it did."""
+        only scales it up again; returns whether it did. Once the camera has stopped, the picture
+        of its last moving frame counts as the same: it ended there (an orbit drag) or a
+        fraction of a pixel away (a transition eases out)."""
         ctx = self.ctx
         gl_viewport = viewport.gl()
-        if self._reduced is None or self._reduced.viewport != gl_viewport:
+        scale = self._scale_now = min(self._scale_now or self.motion_scale, self.motion_scale)
+        if self._reduced is None or self._reduced.viewport != gl_viewport or self._reduced.scale != scale:
             if self._reduced is not None:
                 self._reduced.release()
-            self._reduced = _Reduced(ctx, gl_viewport, self.motion_scale)
+            self._reduced = _Reduced(ctx, gl_viewport, scale)
         reduced = self._reduced
         size = reduced.size
-        key = (frame.camera, gl_viewport, frame.state.show_numbers, frame.state.position.variant.name,
+        key = (gl_viewport, frame.state.show_numbers, frame.state.position.variant.name,
                frame.still_key(), frame.moving.pieces.tobytes())
-        reused = reduced.key == key
+        reused = reduced.key == key and not camera_moving
         if not reused:
+            started = time.perf_counter()
             reduced.fbo.use()
             ctx.viewport = ctx.scissor = (0, 0, *size)
             ctx.clear(*CLEAR_COLOUR, 1.0, depth=1.0)
             self._draw_scene(frame, reduced.fbo, self.motion_piece_mesh)
             ctx.disable(moderngl.DEPTH_TEST | moderngl.BLEND | moderngl.CULL_FACE)
-            reduced.scale_up()
+            reduced.scale_up()  # reads the picture back, so the time below is of finished work
             reduced.key = key
+            if camera_moving:
+                self._adapt_scale(time.perf_counter() - started)
         target.use()
         ctx.viewport = ctx.scissor = gl_viewport
         ctx.copy_framebuffer(target, reduced.large_fbo)  # the blit obeys the scissor
         self._reduced_last = True
         return reused
+
+    def _adapt_scale(self, seconds: float) -> None:
+        """Dynamic resolution: steer the next moving frames' scale (in steps, each a new reduced
+        picture) so drawing one takes about ``MOTION_FRAME_S``, whatever else the machine runs."""
+        scale = self._scale_now
+        if seconds > 1.25 * MOTION_FRAME_S:
+            scale -= MOTION_SCALE_STEP
+        elif seconds < 0.6 * MOTION_FRAME_S:
+            scale += MOTION_SCALE_STEP
+        self._scale_now = round(min(max(scale, MOTION_SCALE_MIN), self.motion_scale), 2)
 
     def _advance_build(self, frame: "_Frame", layers: "_Layers", still_key, started: float, at_least_one: bool) -> bool:
         """Do the next bands of a spread-out rebuild until this frame's time budget is spent (at
@@ -515,9 +542,10 @@ class BoardRenderer:
     @staticmethod
     def _changed_boxes(frame: "_Frame", viewport: Viewport, old: "Instances") -> list[tuple[int, int, int, int]]:
         """Boxes (x0, y0, x1, y1) around every piece, ring and mark that the still picture gains or
-        loses; the whole viewport when that is most of it. They are not merged: redrawing a box
-        redraws all that reaches into it, so overlaps come out the same, and the bounding box of
-        two boxes (a long line of the last move and a ring) may be many times their area."""
+        loses; the whole viewport when that is most of it. Boxes are merged only where that costs
+        few extra pixels (each box costs a few draws; the bounding box of a long line of the last
+        move and a ring may be many times their area). Overlaps need no merging: redrawing a box
+        redraws all that reaches into it, so they come out the same."""
         new = frame.still_rows()
         vp = viewport.gl()
         boxes = []
@@ -528,7 +556,7 @@ class BoardRenderer:
             changed = [r for r in rows_old if r.tobytes() not in after] + [r for r in rows_new if r.tobytes() not in before]
             if changed:
                 boxes += [tuple(b) for b in boxes_of(frame.view_proj_matrix, vp, np.array(changed))]
-        boxes = [b for b in boxes if b[2] > b[0] and b[3] > b[1]]
+        boxes = _merge_boxes([b for b in boxes if b[2] > b[0] and b[3] > b[1]], waste=1.3)
         if sum((b[2] - b[0]) * (b[3] - b[1]) for b in boxes) > 0.5 * vp[2] * vp[3]:
             return [_box(vp)]
         return boxes
@@ -699,6 +727,7 @@ class _Reduced:
 
         vx, vy, w, h = viewport
         self.viewport = viewport
+        self.scale = scale
         self.size = (max(1, round(w * scale)), max(1, round(h * scale)))
         self.key = None
         self.colour = ctx.texture(self.size, 4)

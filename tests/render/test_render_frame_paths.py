@@ -113,3 +113,23 @@ def test_the_bench_scene_has_every_kind_of_frame():
     tops = [c for c in cameras if c.pitch > 89.9]
     flipped = [c for c in cameras if c.base_yaw == 180.0]
     assert tops and flipped  # the view transition and the half turn are both in it
+
+
+def test_dynamic_resolution_steers_the_scale_between_its_limits(gl):
+    from game.render.scene import MOTION_FRAME_S, MOTION_SCALE_MIN, BoardRenderer
+
+    r = BoardRenderer(gl, samples=0, texture_pixels=256, software=True, motion_scale=0.5)
+    try:
+        r._scale_now = 0.5
+        scales = []
+        for _ in range(8):  # slow frames: smaller pictures, down to the floor
+            r._adapt_scale(3 * MOTION_FRAME_S)
+            scales.append(r._scale_now)
+        assert scales == sorted(scales, reverse=True) and scales[0] < 0.5 and scales[-1] == MOTION_SCALE_MIN
+        r._adapt_scale(0.8 * MOTION_FRAME_S)  # about right: kept
+        assert r._scale_now == MOTION_SCALE_MIN
+        for _ in range(8):  # fast frames: sharper again, up to the renderer's scale
+            r._adapt_scale(0.1 * MOTION_FRAME_S)
+        assert r._scale_now == 0.5
+    finally:
+        r.release()
