@@ -273,6 +273,8 @@ class BoardRenderer:
         self._reduced: _Reduced | None = None  # the last picture drawn at reduced resolution
         self._reduced_last = False  # whether the last frame showed it
         self._scale_now: float | None = None  # its scale now (dynamic: see _adapt_scale)
+        self._warm = False  # whether _warm_up ran
+        self._warm_fbo = None
         self._build: _Build | None = None  # a rebuild of the cached pictures spread over frames
         if variant is not None:
             self._board_texture(variant, False, False)
@@ -324,6 +326,8 @@ class BoardRenderer:
         """
         ctx = self.ctx
         target = target or ctx.screen
+        if self.software and not self._warm:
+            self._warm_up(state)
         started = time.perf_counter()
         cam = state.camera.at(t)
         frame = _Frame(self, state, t, cam, viewport.aspect)
@@ -383,6 +387,39 @@ class BoardRenderer:
             target.use()
             ctx.scissor = None
             ctx.disable(moderngl.DEPTH_TEST | moderngl.BLEND | moderngl.CULL_FACE)
+
+    def _warm_up(self, state: RenderState) -> None:
+        """Run every drawing path once on a small picture and forget it. A software renderer
+        compiles a shader for each combination of program and state when first used, 0.1-0.2 s
+        each: paid here at the first frame rather than at the first move or camera drag."""
+        from dataclasses import replace
+
+        from .animation import MoveAnimation
+
+        self._warm = True
+        size = (64, 48)
+        # kept until release(): it is left bound, and moderngl rebinds the bound framebuffer after
+        # creating one (a released one would be a GL_INVALID_OPERATION)
+        fbo = self._warm_fbo = self.ctx.framebuffer([self.ctx.renderbuffer(size, 4)], self.ctx.depth_renderbuffer(size))
+        viewport = Viewport(0, 0, *size)
+        still = replace(state, animation=None, camera=state.camera.at(0.0))
+        move = next(iter(still.position.legal_moves()), None)
+        states = [still]
+        if move is not None:
+            anim = MoveAnimation.build(still.position, move, start_time=0.0)
+            moving = replace(still, position=still.position.play(move), animation=anim, last_move=move)
+            states.append(moving)
+        states += [replace(still, camera=still.camera.orbited(20, 0)), replace(still, camera=still.camera.orbited(40, 0)),
+                   still, still]
+        try:
+            for s in states:
+                self.draw(s, 0.1, viewport, target=fbo)
+        finally:
+            for layers in (self._layers, self._reduced):
+                if layers is not None:
+                    layers.release()
+            self._layers = self._reduced = self._build = self._previous_camera = self._scale_now = None
+            self._reduced_last = False
 
     def _draw_scene(self, frame: "_Frame", fbo, mesh: Mesh | None = None) -> None:
         """Everything, directly: background, board, still pieces and markers, moving pieces."""
@@ -647,6 +684,10 @@ class BoardRenderer:
         for layers in (self._layers, self._reduced):
             if layers is not None:
                 layers.release()
+        if self._warm_fbo is not None:
+            for attachment in (*self._warm_fbo.color_attachments, self._warm_fbo.depth_attachment):
+                attachment.release()
+            self._warm_fbo.release()
         for vao in self.empty_vao.values():
             vao.release()
         for prog in self.programs.values():
