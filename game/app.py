@@ -341,5 +341,7 @@ class App:
         # the worker process starts within moments of launch; wait for it so that it can be ended too
         self.loader.client_started.wait(timeout=30)
         if self.loader.client is not None:
-            self.loader.client.close()
+            # a worker busy compiling reads no Quit: don't wait long before ending it, so that a
+            # session or tool that kills the game shortly after asking it to close finds it gone
+            self.loader.client.close(timeout=0.3)
         pygame.quit()
