@@ -31,6 +31,7 @@ import os
 import queue
 import random
 import signal
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -44,7 +45,6 @@ log = logging.getLogger(__name__)
 STOP, STOP_THROUGH = 0, 1
 _FLAG_CODE, _FLAG_DTYPE = "q", np.int64  # int64: the dtype the search kernel is compiled for
 MAX_RESTARTS = 3  # deaths in a row, with no Ready in between, before the client gives up
-_ORPHAN_CHECK_S = 1.0  # how often an idle worker checks that the game is still there
 
 
 # --- messages to the worker ---------------------------------------------------------------------
@@ -192,9 +192,19 @@ def pv_text(position: Position, pv) -> tuple[str, ...]:
 # --- the worker process -------------------------------------------------------------------------
 
 
+def _exit_with(parent) -> None:
+    """Wait for the game's process to end, then end this one, whatever the main thread is doing
+    (compiling, or deep in a search kernel, which releases the GIL): no orphan is left searching."""
+    parent.join()
+    os._exit(0)
+
+
 def _serve(requests, replies, flags_buffer, tt_size_mb: int, started: float) -> None:
     """The worker's main loop (the target of the spawned process)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C in a terminal is the game's to handle
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        threading.Thread(target=_exit_with, args=(parent,), name="parent-watch", daemon=True).start()
     from .search import Searcher  # imported here: this is where numba compiles or loads its cache
 
     flags = np.frombuffer(flags_buffer, dtype=_FLAG_DTYPE)
@@ -202,14 +212,8 @@ def _serve(requests, replies, flags_buffer, tt_size_mb: int, started: float) -> 
     searcher = Searcher(tt_size_mb=tt_size_mb)
     searcher.warm_up()
     replies.put(Ready(pid=os.getpid(), seconds=time.time() - started))
-    parent = multiprocessing.parent_process()
     while True:
-        try:
-            msg = requests.get(timeout=_ORPHAN_CHECK_S)
-        except queue.Empty:
-            if parent is not None and not parent.is_alive():
-                return  # the game died without saying goodbye: don't linger
-            continue
+        msg = requests.get()
         if isinstance(msg, Quit):
             return
         try:

@@ -16,7 +16,7 @@ from engine.hub import (HubError, format_line, format_move, format_position, par
                         parse_position)
 
 ROOT = Path(__file__).resolve().parents[2]
-TIMEOUT = 120.0  # a fresh process may have to load (or compile) the numba cache
+TIMEOUT = 300.0  # generous: a fresh process may have to compile the numba cache on a busy machine
 INTERNATIONAL_START = "W" + "b" * 20 + "e" * 10 + "w" * 20  # the example in protocol.txt
 
 

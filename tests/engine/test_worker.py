@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -15,7 +18,7 @@ from engine.search import Limits
 from engine.worker import BestMove, DrawAnswer, EngineClient, Error, Info, Ready, Search
 
 LONG = Limits(movetime=600.0)  # a search that only a stop can end within any test's timeout
-TIMEOUT = 120.0  # generous: a fresh worker may have to load (or compile) the numba cache
+TIMEOUT = 300.0  # generous: a fresh worker may have to compile the numba cache on a busy machine
 
 
 @pytest.fixture(scope="module")
@@ -57,11 +60,15 @@ def wait_for_info(client: EngineClient, request_id: int, timeout: float = TIMEOU
 
 
 def is_gone(pid: int) -> bool:
+    """No such process, or only its zombie (an orphan's exit is reaped by whoever adopted it)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return True
-    return False
+    try:
+        return Path(f"/proc/{pid}/status").read_text().split("State:")[1].split()[0] in ("Z", "X")
+    except (OSError, IndexError):
+        return True
 
 
 @pytest.mark.parametrize("variant, moves", [(AMERICAN, "11-15 23-19"), (INTERNATIONAL, "32-28 18-23")])
@@ -172,3 +179,37 @@ def test_close_before_ready_leaves_no_process():
     c.close()
     assert not process.is_alive()
     assert is_gone(pid)
+
+
+PARENT = """
+import sys, time
+from engine.game import Game
+from engine.search import Limits
+from engine.worker import EngineClient
+if __name__ == "__main__":
+    client = EngineClient.start(tt_size_mb=8)
+    client.wait_ready(300)
+    client.request_move(Game(__import__("engine").AMERICAN), limits=Limits(movetime=600.0))
+    print(client.pid, flush=True)
+    time.sleep(600)
+"""
+
+
+def test_the_worker_ends_when_the_game_process_dies_mid_search(tmp_path):
+    script = tmp_path / "parent.py"
+    script.write_text(PARENT)
+    root = Path(__file__).resolve().parents[2]
+    parent = subprocess.Popen([sys.executable, str(script)], cwd=root, stdout=subprocess.PIPE, text=True,
+                              env={**os.environ, "PYTHONPATH": str(root)})
+    try:
+        worker_pid = int(parent.stdout.readline())
+        time.sleep(0.5)  # the worker is inside its 600 s search now
+        parent.kill()  # like a crash of the game: no close(), no Quit
+        parent.wait(10)
+        deadline = time.monotonic() + 30.0
+        while not is_gone(worker_pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert is_gone(worker_pid)
+    finally:
+        if parent.poll() is None:
+            parent.kill()
