@@ -1,11 +1,26 @@
-"""Checkers 3D rules and search engine. Imports only the standard library, numpy and numba."""
+"""Checkers 3D rules and search engine. Imports only the standard library, numpy and numba.
 
-from .notation import InvalidSquareError, parse_square, square_coords, square_name, coords_square
-from .position import IllegalMoveError, InvalidFenError, Move, Piece, Position
+The rules table and square names load at once; the position and its move generator (numba
+kernels, whose import alone takes a second or more) load on first use of one of their names, so a
+program can open its window and show the variants before numba is imported. ``from engine import
+Position`` works as always.
+"""
+
+from .notation import InvalidSquareError, coords_square, parse_square, square_coords, square_name
 from .variants import AMERICAN, INTERNATIONAL, VARIANTS, Color, Variant, variant_named
+
+_FROM_POSITION = ("IllegalMoveError", "InvalidFenError", "Move", "Piece", "Position")
 
 __all__ = [
     "AMERICAN", "INTERNATIONAL", "VARIANTS", "Color", "Variant", "variant_named",
     "Position", "Move", "Piece", "InvalidFenError", "IllegalMoveError", "InvalidSquareError",
     "parse_square", "square_coords", "square_name", "coords_square",
 ]
+
+
+def __getattr__(name):
+    if name in _FROM_POSITION:
+        from . import position
+
+        return getattr(position, name)
+    raise AttributeError(f"module 'engine' has no attribute {name!r}")

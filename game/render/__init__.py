@@ -7,10 +7,8 @@ Only scene.py, overlay.py and offscreen.py need GL; the rest is plain math for t
 controller.
 """
 
-from .animation import MoveAnimation, PiecePose, captured_poses, crown_pose, is_crown_landed, piece_pose
 from .camera import Camera, CameraMove, camera_at
 from .picking import Viewport, pick_square, piece_heights, project, screen_ray
-from .state import RenderState, must_capture_squares, selection_markers
 
 __all__ = [
     "MoveAnimation", "PiecePose", "piece_pose", "captured_poses", "crown_pose", "is_crown_landed",
@@ -21,8 +19,19 @@ __all__ = [
 ]
 
 
+_LAZY = {name: "animation" for name in ("MoveAnimation", "PiecePose", "piece_pose", "captured_poses", "crown_pose",
+                                        "is_crown_landed")}
+_LAZY.update({name: "state" for name in ("RenderState", "must_capture_squares", "selection_markers")})
+
+
 def __getattr__(name):
-    # GL classes load on first use, so importing game.render for its math needs no moderngl context
+    # Names that need engine positions (numba, a second or more to import) load on first use, so the
+    # game can open its window and camera before; GL classes too, so importing game.render for its
+    # math needs no moderngl context.
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
     if name == "BoardRenderer":
         from .scene import BoardRenderer
         return BoardRenderer
