@@ -10,22 +10,23 @@ import re
 from pathlib import Path
 
 SHADER_DIR = Path(__file__).resolve().parents[2] / "assets" / "shaders"
-PROGRAMS = ("board", "piece", "ring", "decal", "background", "present", "fxaa", "overlay")
+PROGRAMS = ("board", "board_bake", "piece", "ring", "decal", "background", "present", "fxaa", "overlay")
 _INCLUDE = re.compile(r'^\s*#include\s+"([^"]+)"\s*$', re.MULTILINE)
 
 
-def shader_source(name: str, stage: str) -> str:
+def shader_source(name: str, stage: str, defines: tuple[str, ...] = ()) -> str:
     """The GLSL text of ``assets/shaders/<name>.glsl`` for ``stage`` ('VERTEX_SHADER' or
-    'FRAGMENT_SHADER'), with includes expanded."""
+    'FRAGMENT_SHADER'), with includes expanded and ``defines`` defined (a variant's switches)."""
     text = (SHADER_DIR / f"{name}.glsl").read_text()
     text = _INCLUDE.sub(lambda m: (SHADER_DIR / m.group(1)).read_text(), text)
-    return f"#version 330 core\n#define {stage}\n#line 1\n{text}"
+    switches = "".join(f"#define {d}\n" for d in (stage, *defines))
+    return f"#version 330 core\n{switches}#line 1\n{text}"
 
 
-def load_program(ctx, name: str):
-    """Compile and link ``assets/shaders/<name>.glsl`` in the moderngl context ``ctx``."""
-    return ctx.program(vertex_shader=shader_source(name, "VERTEX_SHADER"),
-                       fragment_shader=shader_source(name, "FRAGMENT_SHADER"))
+def load_program(ctx, name: str, defines: tuple[str, ...] = ()):
+    """Compile and link ``assets/shaders/<name>.glsl`` (with ``defines``) in the moderngl context ``ctx``."""
+    return ctx.program(vertex_shader=shader_source(name, "VERTEX_SHADER", defines),
+                       fragment_shader=shader_source(name, "FRAGMENT_SHADER", defines))
 
 
 def set_uniform(program, name: str, value) -> None:

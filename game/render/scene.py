@@ -17,7 +17,7 @@ from engine import Color, Piece, Variant
 
 from .animation import LIFT_HEIGHT, captured_poses, crown_pose, is_crown_landed, piece_pose
 from .camera import Camera
-from .geometry import PIECE_HEIGHT, PIECE_RADIUS, board_mesh, piece_mesh, ring_mesh, square_center
+from .geometry import PIECE_HEIGHT, PIECE_RADIUS, board_mesh, half_extent, piece_mesh, ring_mesh, square_center
 from .materials import load_program, set_uniform
 from .picking import Viewport, pick_square, piece_heights
 from .state import RenderState
@@ -71,6 +71,20 @@ def is_software_renderer(ctx) -> bool:
     """Whether the context renders on the CPU (Mesa llvmpipe/softpipe, SwiftShader, ...)."""
     name = ctx.info.get("GL_RENDERER", "").lower()
     return any(word in name for word in ("llvmpipe", "softpipe", "swiftshader", "software", "swrast"))
+
+
+def _has_glint(eye, size: int) -> bool:
+    """Whether the key light's highlight (lighting.glsl's, sharpness 300) shows anywhere on the top
+    of a board of ``size`` seen from ``eye``: at the top's point nearest to where the light's mirror
+    image lies. Only the second player's side and some orbits see it; the others skip its cost."""
+    eye = np.asarray(eye, dtype=float)
+    mirror = LIGHT_DIR * np.array([-1.0, 1.0, -1.0])  # the direction that sees the light reflected
+    e = half_extent(size)
+    p = eye - mirror * (eye[1] / mirror[1])
+    p = np.array([min(max(p[0], -e), e), 0.0, min(max(p[2], -e), e)])
+    view = (eye - p) / np.linalg.norm(eye - p)
+    half = (LIGHT_DIR + view) / np.linalg.norm(LIGHT_DIR + view)
+    return half[1] ** 300 * LIGHT_DIR[1] > 1 / 4096  # a fraction of a display step, at full gloss
 
 
 def _project_boxes(view_proj: np.ndarray, viewport: tuple, points: np.ndarray) -> np.ndarray:
@@ -249,8 +263,9 @@ class BoardRenderer:
         self.texture_pixels = texture_pixels
         self.motion_scale = (SOFTWARE_MOTION_SCALE if software else 1.0) if motion_scale is None else motion_scale
         self.build_budget_s = BUILD_BUDGET_S
-        self.programs = {name: load_program(ctx, name) for name in ("board", "piece", "ring", "decal",
+        self.programs = {name: load_program(ctx, name) for name in ("board", "board_bake", "piece", "ring", "decal",
                                                                       "background", "present", "fxaa")}
+        self.programs["board_glint"] = load_program(ctx, "board", ("GLINT",))
         pv, pi = piece_mesh()
         self.piece_mesh = Mesh(ctx, self.programs["piece"], pv, "3f 3f", ("in_position", "in_normal"), pi,
                                "4f 4f/i", ("in_place", "in_colour"), MAX_PIECES)
@@ -265,9 +280,11 @@ class BoardRenderer:
         corners = np.array([-1, -1, 1, -1, -1, 1, 1, 1], dtype="f4")
         self.decal_mesh = Mesh(ctx, self.programs["decal"], corners, "2f", ("in_corner",), None,
                                "4f 4f 4f/i", ("in_segment", "in_shape", "in_colour"), 512)
-        self.empty_vao = {name: ctx.vertex_array(self.programs[name], []) for name in ("background", "present", "fxaa")}
-        self._boards: dict[int, tuple] = {}  # board size -> (vbo, vao)
+        self.empty_vao = {name: ctx.vertex_array(self.programs[name], [])
+                          for name in ("background", "board_bake", "present", "fxaa")}
+        self._boards: dict[tuple, tuple] = {}  # (board size, program name) -> (vbo, vao)
         self._textures: dict[tuple, moderngl.Texture] = {}
+        self._bake_fbos: list[moderngl.Framebuffer] = []  # the textures' (see _bake_lighting)
         self._layers: _Layers | None = None
         self._previous_camera: Camera | None = None
         self._reduced: _Reduced | None = None  # the last picture drawn at reduced resolution
@@ -281,25 +298,50 @@ class BoardRenderer:
 
     # --- cached resources -----------------------------------------------------------------------
 
-    def _board_vao(self, size: int):
-        if size not in self._boards:
+    def _board_vao(self, size: int, program: str):
+        if (size, program) not in self._boards:
             vbo = self.ctx.buffer(board_mesh(size).tobytes())
-            vao = self.ctx.vertex_array(self.programs["board"], [(vbo, "3f 3f 2f", "in_position", "in_normal", "in_uv")])
-            self._boards[size] = (vbo, vao)
-        return self._boards[size][1]
+            vao = self.ctx.vertex_array(self.programs[program], [(vbo, "3f 3f 2f", "in_position", "in_normal", "in_uv")])
+            self._boards[size, program] = (vbo, vao)
+        return self._boards[size, program][1]
 
     def _board_texture(self, variant: Variant, numbers: bool, flipped: bool) -> moderngl.Texture:
         key = (variant.name, numbers, flipped and numbers)
         if key not in self._textures:
             pixels = self.texture_pixels or (1152 if variant.size <= 8 else 1408)
-            img = board_image(variant, pixels, numbers=numbers, flipped=flipped)
-            tex = self.ctx.texture((pixels, pixels), 4, img.tobytes())
+            tex = self._bake_lighting(board_image(variant, pixels, numbers=numbers, flipped=flipped))
             tex.build_mipmaps()
-            tex.filter = (moderngl.LINEAR_MIPMAP_LINEAR, moderngl.LINEAR)
+            # a software renderer pays for every texel read: bilinear from one mip level reads
+            # half of trilinear's, and the difference does not show on wood grain
+            tex.filter = (moderngl.LINEAR_MIPMAP_NEAREST if self.software else moderngl.LINEAR_MIPMAP_LINEAR,
+                          moderngl.LINEAR)
             tex.anisotropy = 1.0 if self.software else 8.0  # anisotropic filtering is slow in software
             tex.repeat_x = tex.repeat_y = False
             self._textures[key] = tex
         return self._textures[key]
+
+    def _bake_lighting(self, image: np.ndarray) -> moderngl.Texture:
+        """The board image lit (board_bake.glsl), as a new texture. Binds a framebuffer of its own
+        (kept with the texture: moderngl may rebind it later, a released one would be an error), so
+        it runs before a frame binds anything."""
+        ctx = self.ctx
+        h, w = image.shape[:2]
+        raw = ctx.texture((w, h), 4, image.tobytes())
+        tex = ctx.texture((w, h), 4)
+        fbo = ctx.framebuffer([tex])
+        self._bake_fbos.append(fbo)
+        try:
+            fbo.use()
+            ctx.viewport, ctx.scissor = (0, 0, w, h), None
+            ctx.disable(moderngl.DEPTH_TEST | moderngl.BLEND | moderngl.CULL_FACE)
+            prog = self.programs["board_bake"]
+            set_uniform(prog, "u_light_dir", tuple(LIGHT_DIR))
+            raw.use(0)
+            prog["u_image"].value = 0
+            self.empty_vao["board_bake"].render(moderngl.TRIANGLES, vertices=3)
+        finally:
+            raw.release()
+        return tex
 
     def _layers_for(self, width: int, height: int) -> "_Layers":
         if self._layers is None or self._layers.size != (width, height):
@@ -331,6 +373,7 @@ class BoardRenderer:
         started = time.perf_counter()
         cam = state.camera.at(t)
         frame = _Frame(self, state, t, cam, viewport.aspect)
+        self._board_texture(state.position.variant, state.show_numbers, frame.flipped)  # see _bake_lighting
         gl_viewport = viewport.gl()
         camera_moving = self._previous_camera is not None and cam != self._previous_camera
         self._previous_camera = cam
@@ -409,8 +452,10 @@ class BoardRenderer:
             anim = MoveAnimation.build(still.position, move, start_time=0.0)
             moving = replace(still, position=still.position.play(move), animation=anim, last_move=move)
             states.append(moving)
-        states += [replace(still, camera=still.camera.orbited(20, 0)), replace(still, camera=still.camera.orbited(40, 0)),
-                   still, still]
+        # the board's glint variant: seen from the side opposite the light (the same board image)
+        glint = replace(still, camera=replace(still.camera, yaw=still.camera.base_yaw + 180))
+        states += [replace(still, camera=still.camera.orbited(20, 0)), glint, glint,
+                   replace(still, camera=still.camera.orbited(40, 0)), still, still]
         try:
             for s in states:
                 self.draw(s, 0.1, viewport, target=fbo)
@@ -625,7 +670,7 @@ class BoardRenderer:
         return [(x0, y0, x1 - x0, y1 - y0) for x0, y0, x1, y1 in boxes]
 
     def _set_camera_uniforms(self, frame: "_Frame") -> None:
-        for name in ("board", "piece", "ring", "decal"):
+        for name in ("board", "board_glint", "piece", "ring", "decal"):
             prog = self.programs[name]
             prog["u_view_proj"].write(frame.view_proj)
             set_uniform(prog, "u_light_dir", tuple(LIGHT_DIR))
@@ -634,14 +679,15 @@ class BoardRenderer:
     def _draw_board(self, frame: "_Frame", variant: Variant) -> None:
         """The background and the board block (into the bound framebuffer)."""
         ctx = self.ctx
+        texture = self._board_texture(variant, frame.state.show_numbers, frame.flipped)
         self._set_camera_uniforms(frame)
         ctx.disable(moderngl.DEPTH_TEST | moderngl.BLEND | moderngl.CULL_FACE)
         self.empty_vao["background"].render(moderngl.TRIANGLES, vertices=3)
         ctx.enable(moderngl.DEPTH_TEST | moderngl.CULL_FACE)
-        flipped = abs(((frame.camera.base_yaw + 180) % 360) - 180) > 90
-        self._board_texture(variant, frame.state.show_numbers, flipped).use(0)
-        self.programs["board"]["u_board"].value = 0
-        self._board_vao(variant.size).render(moderngl.TRIANGLES)
+        texture.use(0)
+        program = "board_glint" if _has_glint(frame.eye, variant.size) else "board"
+        self.programs[program]["u_board"].value = 0
+        self._board_vao(variant.size, program).render(moderngl.TRIANGLES)
 
     def _draw_moving(self, frame: "_Frame", fbo) -> None:
         """The pieces being animated, with their shadows (into the bound fbo, depth test on)."""
@@ -681,6 +727,8 @@ class BoardRenderer:
             vbo.release()
         for tex in self._textures.values():
             tex.release()
+        for fbo in self._bake_fbos:
+            fbo.release()
         for layers in (self._layers, self._reduced):
             if layers is not None:
                 layers.release()
@@ -824,6 +872,7 @@ class _Frame:
         self.view_proj_matrix = camera.view_projection(n, aspect)
         self.view_proj = _mat_bytes(self.view_proj_matrix)
         self.eye = tuple(float(v) for v in camera.eye(n, aspect))
+        self.flipped = abs(((camera.base_yaw + 180) % 360) - 180) > 90  # seen from the second player's side
         self.still, self.moving = piece_rows(state, t)
         self.markers = marker_rows(state)
         self._still_boxes = None
