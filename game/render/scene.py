@@ -431,6 +431,12 @@ class BoardRenderer:
             ctx.scissor = None
             ctx.disable(moderngl.DEPTH_TEST | moderngl.BLEND | moderngl.CULL_FACE)
 
+    @property
+    def is_settled(self) -> bool:
+        """Whether the last :meth:`draw` showed the finished still picture: drawing the same state
+        again (same camera, nothing animating) would give the same pixels, so a window may skip it."""
+        return self._build is None and not self._reduced_last
+
     def _warm_up(self, state: RenderState) -> None:
         """Run every drawing path once on a small picture and forget it. A software renderer
         compiles a shader for each combination of program and state when first used, 0.1-0.2 s
