@@ -42,7 +42,7 @@ import numpy as np
 
 from . import _board
 from ._jit import kernel
-from ._movegen import lsb, popcount
+from ._movegen import bit_count as popcount, low_bit as lsb
 from .variants import AMERICAN, INTERNATIONAL, Variant
 
 ONE = np.uint64(1)
@@ -106,15 +106,20 @@ WEIGHTS = {
     ], dtype=np.int64),
 }
 
-# --- tables rows -------------------------------------------------------------------------------
-T_MAN_OPEN_W, T_MAN_END_W, T_MAN_OPEN_B, T_MAN_END_B, T_KING, T_TOGO_W, T_TOGO_B, T_COL = range(8)
-T_COUNT = 8
-# --- masks rows: cones per square, then single masks in column 0 -----------------------------------
-MK_CONE_W, MK_CONE_B, MK_SINGLE = 0, 1, 2
-S_BACK_W, S_BACK_B, S_LEFT, S_RIGHT, S_VALID = 0, 1, 2, 3, 4
-MK_COUNT = 3
-# the rule info the kernel needs beyond the weights (kept in the masks' last row, as numbers)
+# --- tables rows (per-square numbers the loops over single pieces read) --------------------------------
+T_TOGO_W, T_TOGO_B, T_COL = range(3)
+T_COUNT = 3
+# --- masks rows: cones per square, then single masks in column 0, then bit planes -------------------------
+MK_CONE_W, MK_CONE_B, MK_SINGLE, MK_PLANES = 0, 1, 2, 3
+S_BACK_W, S_BACK_B, S_LEFT, S_RIGHT, S_VALID, S_CENTRAL, S_EDGE = 0, 1, 2, 3, 4, 5, 6
+MK_COUNT = 4
+# the rule info the kernel needs beyond the weights (kept in the single masks' row, as numbers)
 S_START_PIECES, S_WIDTH = 8, 9
+# Per-square counts (rows advanced, king steps from the edge) summed over a set of pieces with a few
+# popcounts: row MK_PLANES holds PLANE_BITS bit planes of each count, plane k in column base + k, so
+# that sum = sum_k 2^k popcount(pieces & plane_k) (no loop over the pieces).
+PLANE_BITS = 4
+P_ADV_W, P_ADV_B, P_KING_CENTRE = 0, PLANE_BITS, 2 * PLANE_BITS
 
 
 def _geometry(variant: Variant):
@@ -152,17 +157,18 @@ def eval_tables(variant: Variant, weights: tuple[int, ...] | None = None):
     geo = _geometry(variant)
     mid_lo, mid_hi = size // 2 - 2, size // 2 + 1  # central rows
     centre = (size - 1) / 2
+    central_mask = edge_mask = 0
     for bit, row, col in geo:
-        central = 2 <= col <= size - 3 and mid_lo <= row <= mid_hi
-        edge = col == 0 or col == size - 1
-        place = wts[W_CENTER_MAN] * central + wts[W_EDGE_MAN] * edge
-        adv_w, adv_b = size - 1 - row, row
-        tables[T_MAN_OPEN_W, bit] = wts[W_ADV_OPEN] * adv_w + place
-        tables[T_MAN_END_W, bit] = wts[W_ADV_END] * adv_w
-        tables[T_MAN_OPEN_B, bit] = wts[W_ADV_OPEN] * adv_b + place
-        tables[T_MAN_END_B, bit] = wts[W_ADV_END] * adv_b
+        if 2 <= col <= size - 3 and mid_lo <= row <= mid_hi:
+            central_mask |= 1 << bit
+        if col == 0 or col == size - 1:
+            edge_mask |= 1 << bit
         dist = int(max(abs(row - centre), abs(col - centre)))  # 0 in the middle ... size/2 - 1 at the edge
-        tables[T_KING, bit] = wts[W_CENTER_KING] * (size // 2 - 1 - dist)
+        for base, count in ((P_ADV_W, size - 1 - row), (P_ADV_B, row), (P_KING_CENTRE, size // 2 - 1 - dist)):
+            assert 0 <= count < 1 << PLANE_BITS
+            for k in range(PLANE_BITS):
+                if count >> k & 1:
+                    masks[MK_PLANES, base + k] |= np.uint64(1 << bit)
         tables[T_TOGO_W, bit] = row
         tables[T_TOGO_B, bit] = size - 1 - row
         tables[T_COL, bit] = col
@@ -174,6 +180,8 @@ def eval_tables(variant: Variant, weights: tuple[int, ...] | None = None):
                 cone_b |= 1 << bit2
         masks[MK_CONE_W, bit] = cone_w
         masks[MK_CONE_B, bit] = cone_b
+    masks[MK_SINGLE, S_CENTRAL] = central_mask
+    masks[MK_SINGLE, S_EDGE] = edge_mask
     white_back, black_back = _key_back_squares(variant)
     masks[MK_SINGLE, S_BACK_W] = _board.bitboard_of(variant, white_back)
     masks[MK_SINGLE, S_BACK_B] = _board.bitboard_of(variant, black_back)
@@ -194,6 +202,15 @@ def eval_tables(variant: Variant, weights: tuple[int, ...] | None = None):
 
 
 @kernel
+def _plane_sum(pieces, masks, base):
+    """The sum over ``pieces`` of the per-square count stored as bit planes at ``base``."""
+    total = np.int64(0)
+    for k in range(PLANE_BITS):
+        total += popcount(pieces & masks[MK_PLANES, base + k]) << k
+    return total
+
+
+@kernel
 def evaluate(white, black, kings, color, quiet_plies, quiet_limit, weights, tables, masks):
     """Score of a quiet position for the side ``color`` to move, in centi-men (numbered steps in the
     module docstring)."""
@@ -211,25 +228,26 @@ def evaluate(white, black, kings, color, quiet_plies, quiet_limit, weights, tabl
     empty = masks[MK_SINGLE, S_VALID] & ~(white | black)
     # 1. material
     material = weights[W_MAN] * (n_wm - n_bm) + weights[W_KING] * (n_wk - n_bk)
-    # 2. + 6. men on their squares, tapered; runaways
+    # 2. + 6. men on their squares (advancement from bit planes, centre and edge masks), tapered; runaways
     phase = min(256, n_all * 256 // start)
-    opening = np.int64(0)
-    ending = np.int64(0)
+    central = masks[MK_SINGLE, S_CENTRAL]
+    edge = masks[MK_SINGLE, S_EDGE]
+    adv = _plane_sum(wm, masks, P_ADV_W) - _plane_sum(bm, masks, P_ADV_B)
+    place = weights[W_CENTER_MAN] * (popcount(wm & central) - popcount(bm & central)) \
+        + weights[W_EDGE_MAN] * (popcount(wm & edge) - popcount(bm & edge))
+    opening = weights[W_ADV_OPEN] * adv + place
+    ending = weights[W_ADV_END] * adv
     runaway = np.int64(0)
     b = wm
     while b:
         sq = lsb(b)
         b &= b - ONE
-        opening += tables[T_MAN_OPEN_W, sq]
-        ending += tables[T_MAN_END_W, sq]
         if (masks[MK_CONE_W, sq] & black) == ZERO:
             runaway += max(0, weights[W_RUNAWAY] - weights[W_RUNAWAY_STEP] * (tables[T_TOGO_W, sq] - 1))
     b = bm
     while b:
         sq = lsb(b)
         b &= b - ONE
-        opening -= tables[T_MAN_OPEN_B, sq]
-        ending -= tables[T_MAN_END_B, sq]
         if (masks[MK_CONE_B, sq] & white) == ZERO:
             runaway -= max(0, weights[W_RUNAWAY] - weights[W_RUNAWAY_STEP] * (tables[T_TOGO_B, sq] - 1))
     score = material + (opening * phase + ending * (256 - phase)) // 256 + runaway
@@ -238,17 +256,13 @@ def evaluate(white, black, kings, color, quiet_plies, quiet_limit, weights, tabl
         score += weights[W_BACK] * popcount(wm & masks[MK_SINGLE, S_BACK_W])
     if n_wm > 0:
         score -= weights[W_BACK] * popcount(bm & masks[MK_SINGLE, S_BACK_B])
-    # 4. kings: centre, trapped (no free neighbour square)
+    # 4. kings: centre (bit planes), trapped (no free neighbour square: shifts of the empty squares)
     s1 = np.uint64(w)
     s2 = np.uint64(w + 1)
-    b = wk | bk
-    while b:
-        sq = lsb(b)
-        bit = ONE << np.uint64(sq)
-        b &= b - ONE
-        free = ((bit >> s1) | (bit >> s2) | (bit << s1) | (bit << s2)) & empty
-        value = tables[T_KING, sq] - (weights[W_TRAPPED_KING] if free == ZERO else 0)
-        score += value if (bit & white) != ZERO else -value
+    if (wk | bk) != ZERO:
+        score += weights[W_CENTER_KING] * (_plane_sum(wk, masks, P_KING_CENTRE) - _plane_sum(bk, masks, P_KING_CENTRE))
+        has_free = (empty << s1) | (empty << s2) | (empty >> s1) | (empty >> s2)
+        score -= weights[W_TRAPPED_KING] * (popcount(wk & ~has_free) - popcount(bk & ~has_free))
     # 5. mobility (plain moves; captures are the search's business)
     mob_w = popcount((wm >> s1) & empty) + popcount((wm >> s2) & empty)
     mob_b = popcount((bm << s1) & empty) + popcount((bm << s2) & empty)

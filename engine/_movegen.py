@@ -11,6 +11,8 @@ instead, with its landing squares in ``routes`` (for animation and click-by-clic
 """
 
 import numpy as np
+from numba import types
+from numba.extending import intrinsic
 
 from ._board import M_PROMO_BLACK, M_PROMO_WHITE, M_VALID, R_FLYING, R_MAJORITY, R_MEN_BACK, R_PROMO_ENDS, R_WIDTH
 from ._jit import kernel
@@ -56,6 +58,34 @@ def popcount(x):
     x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
     x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
     return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+@intrinsic
+def _ctpop(typingctx, x):
+    """LLVM's population count (one POPCNT instruction on the host CPU)."""
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+    return types.uint64(types.uint64), codegen
+
+
+@intrinsic
+def _cttz(typingctx, x):
+    """LLVM's count of trailing zeros (one TZCNT/BSF instruction); undefined for 0."""
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], context.get_constant(types.boolean, True))
+    return types.uint64(types.uint64), codegen
+
+
+@kernel
+def bit_count(x):
+    """``popcount`` in one instruction: the number of set bits of a uint64."""
+    return np.int64(_ctpop(np.uint64(x)))
+
+
+@kernel
+def low_bit(x):
+    """``lsb`` in one instruction: the index of the lowest set bit of a non-zero uint64."""
+    return np.int64(_cttz(np.uint64(x)))
 
 
 @kernel

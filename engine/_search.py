@@ -23,7 +23,8 @@ import numpy as np
 from ._board import M_PROMO_BLACK, M_PROMO_WHITE, M_VALID, R_FLYING, R_MEN_BACK, R_WIDTH
 from ._eval import evaluate
 from ._jit import kernel
-from ._movegen import MAX_MOVES, _jumpers, generate, lsb, make_move, popcount
+from ._movegen import MAX_MOVES, _jumpers, generate, make_move
+from ._movegen import bit_count as popcount, low_bit as lsb
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
@@ -110,11 +111,38 @@ def has_capture(us, them, kings, color, rules, masks, nbr):
 
 
 @kernel
+def has_plain_move(us, them, kings, color, rules, masks):
+    """Whether the side ``color`` owning ``us`` has a move that captures nothing: a man's step forward
+    or a king's step in any direction (a flying king that can move at all can make one step)."""
+    empty = masks[M_VALID] & ~(us | them)
+    w = rules[R_WIDTH]
+    s1 = np.uint64(w)
+    s2 = np.uint64(w + 1)
+    men = us & ~kings
+    my_kings = us & kings
+    if color == 0:
+        steps = (men >> s1) | (men >> s2)
+    else:
+        steps = (men << s1) | (men << s2)
+    steps |= (my_kings >> s1) | (my_kings >> s2) | (my_kings << s1) | (my_kings << s2)
+    return (steps & empty) != ZERO
+
+
+@kernel
 def gen_moves(us, them, kings, color, rules, masks, nbr, scratch, capstk, out_from, out_to, out_cap, routes,
               route_len):
-    """The legal moves, as ``_movegen.generate`` finds them, but plain moves are listed here with shifts
-    (no duplicate check needed: a plain move has one route). Returns the count (at most MAX_MOVES)."""
-    if has_capture(us, them, kings, color, rules, masks, nbr):
+    """The legal moves, as ``_movegen.generate`` finds them (see ``gen_known``). Returns the count."""
+    return gen_known(us, them, kings, color, has_capture(us, them, kings, color, rules, masks, nbr), rules, masks,
+                     nbr, scratch, capstk, out_from, out_to, out_cap, routes, route_len)
+
+
+@kernel
+def gen_known(us, them, kings, color, capture, rules, masks, nbr, scratch, capstk, out_from, out_to, out_cap, routes,
+              route_len):
+    """The legal moves when the caller already knows whether there is a ``capture``: captures come from
+    ``_movegen.generate``, plain moves are listed here with shifts (no duplicate check needed: a plain
+    move has one route). Returns the count (at most MAX_MOVES)."""
+    if capture:
         n = generate(us, them, kings, color, rules, masks, nbr, False, scratch, capstk, out_from, out_to, out_cap,
                      routes, route_len)
         return min(n, MAX_MOVES)
@@ -267,11 +295,10 @@ def search(root_color, depth, alpha0, beta0, root_only, lmr, rules, masks, nbr, 
                     ret = 0
                     action = RETURN
                     continue
-            # Step 3. generate; no move loses (checked before the move limits: a win on the last
-            # move within a limit is a win)
-            n = gen_moves(us, them, kings, c, rules, masks, nbr, scratch, capstk, mv_from[ply], mv_to[ply],
-                          mv_cap[ply], routes, route_len)
-            if n == 0:
+            # Step 3. no move loses (checked before the move limits: a win on the last move within a
+            # limit is a win); captures are forced. Moves are generated only after the table had its say.
+            is_capture = has_capture(us, them, kings, c, rules, masks, nbr)
+            if not is_capture and not has_plain_move(us, them, kings, c, rules, masks):
                 ret = -(MATE - ply)
                 action = RETURN
                 continue
@@ -287,7 +314,6 @@ def search(root_color, depth, alpha0, beta0, root_only, lmr, rules, masks, nbr, 
             # Step 5. horizon: captures are forced, so a position with one is searched on (all its
             # moves are captures); a quiet position where the opponent threatens to capture gets one
             # more ply (once per path) so an exchange is never cut in the middle; else evaluate
-            is_capture = mv_cap[ply, 0] != ZERO
             qnode = d <= 0
             if qnode and not is_capture:
                 if fr[F_EXT, ply] == 0 and has_capture(them, us, kings, 1 - c, rules, masks, nbr):
@@ -315,7 +341,9 @@ def search(root_color, depth, alpha0, beta0, root_only, lmr, rules, masks, nbr, 
                             ret = s
                             action = RETURN
                             continue
-            # Step 7. order: hash move, the most pieces captured, killers, history
+            # Step 7. generate, and order: hash move, the most pieces captured, killers, history
+            n = gen_known(us, them, kings, c, is_capture, rules, masks, nbr, scratch, capstk, mv_from[ply],
+                          mv_to[ply], mv_cap[ply], routes, route_len)
             k0 = killers[ply, 0]
             k1 = killers[ply, 1]
             for i in range(n):
