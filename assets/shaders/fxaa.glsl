@@ -2,10 +2,18 @@
 // mattdesl/glsl-fxaa, MIT). Used once per change of the still picture where multisampling would
 // cost too much (software renderers): it softens the pieces' silhouettes and the board's edge.
 #if defined VERTEX_SHADER
+#if defined EDGES
+// only strips along given edges (the board block's outline: inside it the board is smooth already)
+in vec2 in_ndc;
+void main() {
+    gl_Position = vec4(in_ndc, 0.0, 1.0);
+}
+#else
 void main() {
     vec2 p = vec2((gl_VertexID << 1) & 2, gl_VertexID & 2);
     gl_Position = vec4(p * 2.0 - 1.0, 0.0, 1.0);
 }
+#endif
 #elif defined FRAGMENT_SHADER
 uniform sampler2D u_image;
 out vec4 f_color;

@@ -36,6 +36,12 @@ void main() {
     float rim = 1.0 - smoothstep(0.25, 0.55, abs(n.y));
     vec3 tangent = vec3(-sin(a), 0.0, cos(a));
     n = normalize(n + tangent * (0.45 * sin(ridge_phase) * rim * ridge_aa));
+    vec3 albedo = to_linear(v_colour.rgb);
+#if defined MOTION
+    // the reduced picture drawn while the camera moves: its pixels are too coarse for the grooves
+    // and turning marks below (they fade out under a few pixels), so it skips their cost
+    vec3 c = shade(albedo, n, v_pos, v_colour.a, 220.0);
+#else
     // the top: two turned grooves (a Gaussian dip each; the normal tilts with its slope) and fine
     // turning marks, all faded out where smaller than a pixel
     float r = length(v_local.xz);
@@ -54,11 +60,11 @@ void main() {
     float turn_aa = clamp(1.0 - fwidth(r * 220.0) / 1.5, 0.0, 1.0);
     n = normalize(n + top * radial * (slope * groove_aa + 0.05 * sin(r * 220.0) * turn_aa));
 
-    vec3 albedo = to_linear(v_colour.rgb);
     vec3 c = shade(albedo, n, v_pos, v_colour.a, 220.0);  // sharp enough that a flat top glints, not hazes
-    // the groove bottoms and the foot get less light: a cheap ambient occlusion
+    // the groove bottoms get less light: a cheap ambient occlusion
     c *= 1.0 - 0.35 * top * groove * groove_aa;
-    c *= mix(0.55, 1.0, smoothstep(0.0, 0.05, v_local.y));
+#endif
+    c *= mix(0.55, 1.0, smoothstep(0.0, 0.05, v_local.y));  // and the foot
     f_color = vec4(to_display(c), 1.0);
 }
 #endif

@@ -17,7 +17,7 @@ from engine import Color, Piece, Variant
 
 from .animation import LIFT_HEIGHT, captured_poses, crown_pose, is_crown_landed, piece_pose
 from .camera import Camera
-from .geometry import PIECE_HEIGHT, PIECE_RADIUS, board_mesh, half_extent, piece_mesh, ring_mesh, square_center
+from .geometry import BOARD_THICKNESS, PIECE_HEIGHT, PIECE_RADIUS, board_mesh, half_extent, piece_mesh, ring_mesh, square_center
 from .materials import load_program, set_uniform
 from .picking import Viewport, pick_square, piece_heights
 from .state import RenderState
@@ -85,6 +85,32 @@ def _has_glint(eye, size: int) -> bool:
     view = (eye - p) / np.linalg.norm(eye - p)
     half = (LIGHT_DIR + view) / np.linalg.norm(LIGHT_DIR + view)
     return half[1] ** 300 * LIGHT_DIR[1] > 1 / 4096  # a fraction of a display step, at full gloss
+
+
+def _board_edge_strips(view_proj: np.ndarray, viewport: tuple, size: int, pixels: float = 3.0) -> np.ndarray | None:
+    """Triangles (NDC x, y; float32 rows) covering ``pixels`` either side of the 12 edges of a
+    board block of ``size``, as projected into the GL ``viewport`` (x, y, w, h): where FXAA has
+    anything to smooth on the board. None when a corner is behind the camera."""
+    e, t = half_extent(size), BOARD_THICKNESS
+    corners = np.array([(x, y, z, 1.0) for x in (-e, e) for y in (0.0, -t) for z in (-e, e)]) @ view_proj.T
+    if np.any(corners[:, 3] <= 1e-6):
+        return None
+    half = np.array([viewport[2], viewport[3]]) / 2
+    px = corners[:, :2] / corners[:, 3:4] * half
+    triangles = []
+    for i in range(8):
+        for j in range(i + 1, 8):
+            if bin(i ^ j).count("1") != 1:  # corners joined by an edge differ in one coordinate
+                continue
+            d = px[j] - px[i]
+            length = np.hypot(*d)
+            if length < 1e-6:
+                continue
+            d *= pixels / length
+            n = np.array([-d[1], d[0]])
+            a, b = px[i] - d, px[j] + d
+            triangles += [a + n, a - n, b - n, a + n, b - n, b + n]
+    return (np.array(triangles) / half).astype("f4")
 
 
 def _project_boxes(view_proj: np.ndarray, viewport: tuple, points: np.ndarray) -> np.ndarray:
@@ -266,13 +292,18 @@ class BoardRenderer:
         self.programs = {name: load_program(ctx, name) for name in ("board", "board_bake", "piece", "ring", "decal",
                                                                       "background", "present", "fxaa")}
         self.programs["board_glint"] = load_program(ctx, "board", ("GLINT",))
+        self.programs["piece_motion"] = load_program(ctx, "piece", ("MOTION",))
+        self.programs["fxaa_edges"] = load_program(ctx, "fxaa", ("EDGES",))
+        self.edge_strips = ctx.buffer(reserve=12 * 6 * 2 * 4, dynamic=True)
+        self.edge_strips_vao = ctx.vertex_array(self.programs["fxaa_edges"], [(self.edge_strips, "2f", "in_ndc")])
         pv, pi = piece_mesh()
         self.piece_mesh = Mesh(ctx, self.programs["piece"], pv, "3f 3f", ("in_position", "in_normal"), pi,
                                "4f 4f/i", ("in_place", "in_colour"), MAX_PIECES)
         # The reduced picture's pieces: half the segments, which its pixels cannot tell apart, for
-        # half the triangles (a software renderer pays for each one)
+        # half the triangles (a software renderer pays for each one), and a shader without the
+        # details that fade out at its resolution anyway (piece.glsl's MOTION)
         pv, pi = piece_mesh(MOTION_PIECE_SEGMENTS)
-        self.motion_piece_mesh = Mesh(ctx, self.programs["piece"], pv, "3f 3f", ("in_position", "in_normal"), pi,
+        self.motion_piece_mesh = Mesh(ctx, self.programs["piece_motion"], pv, "3f 3f", ("in_position", "in_normal"), pi,
                                       "4f 4f/i", ("in_place", "in_colour"), MAX_PIECES)
         rv, ri = ring_mesh()
         self.ring_mesh = Mesh(ctx, self.programs["ring"], rv, "2f", ("in_angles",), ri,
@@ -558,37 +589,39 @@ class BoardRenderer:
         ctx.clear(*CLEAR_COLOUR, 1.0, depth=1.0)
         self._draw_board(frame, frame.state.position.variant)
         ctx.disable(moderngl.DEPTH_TEST | moderngl.CULL_FACE)
-        if raw is not layers.board:  # smooth the board's outline once, into the board layer
-            layers.board.use()
-            ctx.viewport = layers.viewport
+        if raw is not layers.board:  # copy it into the board layer, smoothing its outline
             ctx.scissor = _scissor(box)
+            ctx.copy_framebuffer(layers.board_colour_fbo, layers.board_raw_colour_fbo)
+            layers.board.use()  # sets the viewport and scissor to the whole layer's
+            ctx.viewport, ctx.scissor = layers.viewport, _scissor(box)
             layers.board_raw_colour.use(0)
-            self.programs["fxaa"]["u_image"].value = 0
-            self.empty_vao["fxaa"].render(moderngl.TRIANGLES, vertices=3)
+            strips = _board_edge_strips(frame.view_proj_matrix, layers.viewport, frame.state.position.variant.size)
+            if strips is None:
+                self.programs["fxaa"]["u_image"].value = 0
+                self.empty_vao["fxaa"].render(moderngl.TRIANGLES, vertices=3)
+            else:
+                self.programs["fxaa_edges"]["u_image"].value = 0
+                self.edge_strips.write(strips.tobytes())
+                self.edge_strips_vao.render(moderngl.TRIANGLES, vertices=len(strips))
 
     def _build_still(self, frame: "_Frame", layers: "_Layers", boxes: list) -> None:
         """Redraw the still picture inside ``boxes`` (x0, y0, x1, y1): the board, then what stands
         on it, resolved or FXAA-smoothed around the pieces (the board was smoothed with its own
         layer and the markers are anti-aliased in their shader; a full pass would cost more than
-        the rest). Copies are passes of present.glsl where the layers are textures: a software
-        renderer finishes all its queued work before each blit."""
+        the rest). Copies are blits: a software renderer copies memory for them, where a
+        present.glsl pass would cost as much as drawing a textured board."""
         ctx = self.ctx
         bounds = _box(layers.viewport)
         wides = [_grow(box, FXAA_REACH if layers.smoothed is not None else 0, bounds) for box in boxes]
         rows = frame.still_rows()
         piece_boxes, ring_boxes, decal_boxes = frame.still_boxes(layers.viewport)
         ctx.viewport = layers.viewport
-        if layers.board_colour is None:  # multisampled renderbuffers: only a blit copies them
-            for wide in wides:
-                ctx.scissor = _scissor(wide)
-                ctx.copy_framebuffer(layers.work, layers.board)
-        layers.work.use()
-        ctx.viewport = layers.viewport
         self._set_camera_uniforms(frame)
-        for wide in wides:
+        for wide in wides:  # one at a time: boxes may overlap, and blended shadows must not double
             ctx.scissor = _scissor(wide)
-            if layers.board_colour is not None:
-                self._present(layers.board_colour, layers.board_depth)
+            ctx.copy_framebuffer(layers.work, layers.board)  # colour and depth
+            layers.work.use()  # sets the viewport and scissor to the whole layer's
+            ctx.viewport, ctx.scissor = layers.viewport, _scissor(wide)
             # only what reaches into the box: the rest would cost a software renderer its triangles
             self._draw_pieces(layers.work, rows.shadows[_touching(decal_boxes, wide)],
                               rows.pieces[_touching(piece_boxes, wide)], rows.rings[_touching(ring_boxes, wide)])
@@ -598,11 +631,11 @@ class BoardRenderer:
                 ctx.scissor = _scissor(box)
                 ctx.copy_framebuffer(layers.resolved, layers.work)  # resolves colour and depth
         if layers.smoothed is not None:
-            layers.smoothed.use()
-            ctx.viewport = layers.viewport
             for box in boxes:
                 ctx.scissor = _scissor(box)
-                self._present(layers.work_colour, layers.still_depth, write_depth=False)
+                ctx.copy_framebuffer(layers.smoothed, layers.work_colour_fbo)
+            layers.smoothed.use()  # (the scissor is set below)
+            ctx.viewport = layers.viewport
             layers.work_colour.use(0)
             self.programs["fxaa"]["u_image"].value = 0
             for box in boxes:
@@ -612,13 +645,12 @@ class BoardRenderer:
                         ctx.scissor = _scissor(inside)
                         self.empty_vao["fxaa"].render(moderngl.TRIANGLES, vertices=3)
 
-    def _present(self, colour: moderngl.Texture, depth: moderngl.Texture, write_depth: bool = True) -> None:
-        """Copy a layer's colour (and depth, when ``write_depth``) pixel for pixel into the bound
-        framebuffer, inside the scissor; leaves depth testing off."""
+    def _present(self, colour: moderngl.Texture, depth: moderngl.Texture) -> None:
+        """Copy a layer's colour and depth pixel for pixel into the bound framebuffer (the
+        caller's: it may not take a blit of depth), inside the scissor; leaves depth testing off."""
         ctx = self.ctx
-        if write_depth:
-            ctx.enable(moderngl.DEPTH_TEST)  # depth is only written with the test on
-            ctx.depth_func = "1"  # always
+        ctx.enable(moderngl.DEPTH_TEST)  # depth is only written with the test on
+        ctx.depth_func = "1"  # always
         colour.use(0)
         depth.use(1)
         self.programs["present"]["u_image"].value = 0
@@ -676,7 +708,7 @@ class BoardRenderer:
         return [(x0, y0, x1 - x0, y1 - y0) for x0, y0, x1, y1 in boxes]
 
     def _set_camera_uniforms(self, frame: "_Frame") -> None:
-        for name in ("board", "board_glint", "piece", "ring", "decal"):
+        for name in ("board", "board_glint", "piece", "piece_motion", "ring", "decal"):
             prog = self.programs[name]
             prog["u_view_proj"].write(frame.view_proj)
             set_uniform(prog, "u_light_dir", tuple(LIGHT_DIR))
@@ -728,6 +760,8 @@ class BoardRenderer:
         """Free the GL objects (the context itself belongs to the caller)."""
         for mesh in (self.piece_mesh, self.motion_piece_mesh, self.ring_mesh, self.decal_mesh):
             mesh.release()
+        self.edge_strips_vao.release()
+        self.edge_strips.release()
         for vbo, vao in self._boards.values():
             vao.release()
             vbo.release()
@@ -798,8 +832,11 @@ class _Layers:
                 self.smoothed = own(ctx.framebuffer([self.still_colour]))
                 self.board_raw_colour = texture()
                 self.board_raw_colour.filter = (moderngl.LINEAR, moderngl.LINEAR)
-                # the board is drawn here with its depth, then smoothed into the board layer
+                # the board is drawn here with its depth, then copied into the board layer, its
+                # outline smoothed (colour-only framebuffers for the copy: the depth is shared)
                 self.board_raw = own(ctx.framebuffer([self.board_raw_colour], self.board_depth))
+                self.board_raw_colour_fbo = own(ctx.framebuffer([self.board_raw_colour]))
+                self.board_colour_fbo = own(ctx.framebuffer([self.board_colour]))
         self.still_colour_fbo = own(ctx.framebuffer([self.still_colour]))
 
     def release(self) -> None:
