@@ -16,7 +16,9 @@ void main() {
     float len = length(d);
     vec2 dir = len > 1e-4 ? d / len : vec2(1.0, 0.0);
     vec2 perp = vec2(-dir.y, dir.x);
-    float r = in_shape.x * 1.45 + 0.02;  // room for the outline's corners and the soft edge
+    // room for the outline's corners and the soft edge; a shadow's penumbra ends at its outer
+    // radius (the shadows are most of the marks, and a software renderer pays for every pixel)
+    float r = in_shape.x * (in_shape.w == 3.0 ? 1.0 : 1.45) + 0.02;
     vec2 xz = (p0 + p1) * 0.5 + dir * in_corner.x * (len * 0.5 + r) + perp * in_corner.y * r;
     v_xz = xz;
     v_segment = in_segment;

@@ -148,7 +148,7 @@ def _ring_boxes(view_proj: np.ndarray, viewport: tuple, rings: np.ndarray) -> np
 
 def _decal_boxes(view_proj: np.ndarray, viewport: tuple, decals: np.ndarray) -> np.ndarray:
     """Boxes around decal rows (segment x0, z0, x1, z1; outer radius, inner, height, kind; ...),
-    as wide as the quads decal.glsl draws, one per row."""
+    at least as wide as the quads decal.glsl draws, one per row."""
     r = decals[:, 4] * 1.45 + 0.02
     x0, x1 = np.minimum(decals[:, 0], decals[:, 2]) - r, np.maximum(decals[:, 0], decals[:, 2]) + r
     z0, z1 = np.minimum(decals[:, 1], decals[:, 3]) - r, np.maximum(decals[:, 1], decals[:, 3]) + r
@@ -520,11 +520,12 @@ class BoardRenderer:
         ctx = self.ctx
         gl_viewport = viewport.gl()
         scale = self._scale_now = min(self._scale_now or self.motion_scale, self.motion_scale)
-        if self._reduced is None or self._reduced.viewport != gl_viewport or self._reduced.scale != scale:
+        if self._reduced is None or self._reduced.viewport != gl_viewport:
             if self._reduced is not None:
                 self._reduced.release()
             self._reduced = _Reduced(ctx, gl_viewport, scale)
         reduced = self._reduced
+        reduced.rescale(scale)
         size = reduced.size
         key = (gl_viewport, frame.state.show_numbers, frame.state.position.variant.name,
                frame.still_key(), frame.moving.pieces.tobytes())
@@ -858,18 +859,33 @@ class _Reduced:
         import pygame
 
         vx, vy, w, h = viewport
+        self.ctx = ctx
         self.viewport = viewport
+        self.large = pygame.Surface((w, h), 0, pygame.image.frombuffer(bytearray(4), (1, 1), "RGBA"))  # as the reduced
+        self.large_colour = ctx.texture((vx + w, vy + h), 4)
+        self.large_fbo = ctx.framebuffer([self.large_colour])
+        self.scale = None
+        self.rescale(scale)
+
+    def rescale(self, scale: float) -> None:
+        """Draw at ``scale`` from now on: new reduced buffers, the full-size ones kept (a dynamic
+        scale changes often, and allocating those costs a software renderer several ms)."""
+        import pygame
+
+        if scale == self.scale:
+            return
+        if self.scale is not None:
+            for obj in (self.fbo, self.depth, self.colour):
+                obj.release()
+        vx, vy, w, h = self.viewport
         self.scale = scale
         self.size = (max(1, round(w * scale)), max(1, round(h * scale)))
         self.key = None
-        self.colour = ctx.texture(self.size, 4)
-        self.depth = ctx.depth_renderbuffer(self.size)
-        self.fbo = ctx.framebuffer([self.colour], self.depth)
+        self.colour = self.ctx.texture(self.size, 4)
+        self.depth = self.ctx.depth_renderbuffer(self.size)
+        self.fbo = self.ctx.framebuffer([self.colour], self.depth)
         self.pixels = bytearray(self.size[0] * self.size[1] * 4)
         self.small = pygame.image.frombuffer(self.pixels, self.size, "RGBA")  # shares ``pixels``
-        self.large = pygame.Surface((w, h), 0, self.small)
-        self.large_colour = ctx.texture((vx + w, vy + h), 4)
-        self.large_fbo = ctx.framebuffer([self.large_colour])
 
     def scale_up(self) -> None:
         """Copy the reduced picture, scaled up, into the full-size layer (rows stay in GL order)."""
