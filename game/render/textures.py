@@ -7,6 +7,7 @@ The alpha channel holds the lacquer's gloss (lower in the grain's pores), read b
 
 from __future__ import annotations
 
+import functools
 import os
 
 import numpy as np
@@ -62,6 +63,22 @@ def board_image(variant: Variant, pixels: int = 2048, numbers: bool = False, fli
     near side (the second player's when ``flipped``). Letters and numbers on the frame are written
     on all four sides, each readable from its own side, so they read well from either chair.
     """
+    img, gloss = (a.copy() for a in _board_base(variant, pixels, seed))
+    if numbers:
+        e = half_extent(variant.size)
+        _write_square_numbers(img, variant, pixels / (2 * e), e, flipped)
+
+    rgba = np.empty((pixels, pixels, 4), dtype=np.uint8)
+    rgba[..., :3] = np.clip(img * 255, 0, 255).astype(np.uint8)
+    rgba[..., 3] = np.clip(gloss * 255, 0, 255).astype(np.uint8)
+    return rgba
+
+
+@functools.lru_cache(maxsize=2)
+def _board_base(variant: Variant, pixels: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """The board image without square numbers, as float (rgb, gloss) arrays: most of the work
+    (seconds), kept so that turning the numbers on, or seeing them from the other side, only
+    writes them. Callers copy before writing."""
     rng = np.random.default_rng(seed)
     n = variant.size
     e = half_extent(n)
@@ -106,13 +123,7 @@ def board_image(variant: Variant, pixels: int = 2048, numbers: bool = False, fli
     gloss = np.where(inside, 0.85 - 0.5 * pores, 0.75 - 0.45 * pores)
 
     _write_frame_labels(img, gloss, variant, ppu, e)
-    if numbers:
-        _write_square_numbers(img, variant, ppu, e, flipped)
-
-    rgba = np.empty((pixels, pixels, 4), dtype=np.uint8)
-    rgba[..., :3] = np.clip(img * 255, 0, 255).astype(np.uint8)
-    rgba[..., 3] = np.clip(gloss * 255, 0, 255).astype(np.uint8)
-    return rgba
+    return img, gloss
 
 
 def _font(px: int):
