@@ -6,8 +6,15 @@ compile) in a background thread while the mode screen already works, and the com
 in its own process (``engine.worker``). Until the kernels are ready the mode screen shows the progress,
 and a game chosen meanwhile starts the moment they are.
 
+The rules engine's positions need numba, whose import alone takes a second or more: the window,
+the interface and the controller load without it (``engine`` and ``game.render`` load those names on
+first use), the loader thread imports it and loads the kernels, and the 3D board (the chosen rules'
+start position on the mode screen) appears as soon as they are ready.
+
 The loop runs at 60 frames a second and never waits: input -> controller -> (worker replies) ->
-sounds, animation, camera -> draw the board and the interface -> flip.
+sounds, animation, camera -> draw what changed -> flip. A software renderer (Mesa llvmpipe) pays for
+every pixel it draws, so a frame draws only what changed (see :class:`_Screen`) and a frame where
+nothing changed draws nothing and is not flipped.
 """
 
 from __future__ import annotations
@@ -15,31 +22,55 @@ from __future__ import annotations
 import argparse
 import os
 import signal
+import sys
 import threading
 import time
+from dataclasses import replace
+
+# The offscreen tools' module imports the rules engine (numba): it loads only when one is asked for.
+_TOOL_FLAGS = ("--screenshot", "--bench-frames", "-h", "--help")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(tools: bool = True) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="checkers3d", description="Checkers 3D: American checkers and "
                                      "International draughts on a 3D board")
     parser.add_argument("--quit-after", type=float, metavar="SECONDS",
                         help="close the window by itself after this many seconds (for tests)")
     parser.add_argument("--window", default="1280x800", metavar="WxH", help="initial window size (default 1280x800)")
-    from game.render.offscreen import add_tool_arguments
+    parser.add_argument("--bench-window", type=int, metavar="N",
+                        help="open the window, play N frames of a Hard game against the computer with scripted "
+                             "moves and camera turns, and print frame times (idle, animating, computer thinking)")
+    parser.add_argument("--bench-launch", type=int, metavar="RUNS",
+                        help="launch the game RUNS times with numba's cache and RUNS times without, and print the "
+                             "seconds to the mode screen, to the 3D board on it and to the rules engine being ready")
+    if tools:
+        from game.render.offscreen import add_tool_arguments
 
-    add_tool_arguments(parser)  # --screenshot, --bench-frames and their options
+        add_tool_arguments(parser)  # --screenshot, --bench-frames and their options (--json too)
+    else:
+        parser.add_argument("--json", action="store_true", help="print the measurements as JSON")
     return parser
 
 
 def main(argv=None) -> int:
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    args = build_parser(tools=any(a.split("=")[0] in _TOOL_FLAGS for a in argv)).parse_args(argv)
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    from game.render.offscreen import run_tool
+    if hasattr(args, "screenshot"):
+        from game.render.offscreen import run_tool
 
-    status = run_tool(args)  # the offscreen tools render without opening a window
-    if status is not None:
-        return status
+        status = run_tool(args)  # the offscreen tools render without opening a window
+        if status is not None:
+            return status
     width, height = (int(v) for v in args.window.lower().split("x"))
+    if args.bench_launch:
+        from game.bench import bench_launch
+
+        return bench_launch(args.bench_launch, (width, height), as_json=args.json)
+    if args.bench_window:
+        from game.bench import bench_window
+
+        return bench_window(args.bench_window, (width, height), as_json=args.json)
     app = App((width, height))
     # a polite kill (the screenshot tool, a session ending) closes like the window's close button
     signal.signal(signal.SIGTERM, lambda *_: setattr(app, "running", False))
@@ -141,24 +172,24 @@ class App:
         self.ctx = moderngl.create_context()
         self.ctx.clear(*BACKGROUND)
         pygame.display.flip()  # the window is on screen from here on
+        # started after the first frame: importing numba competes with this thread for the
+        # interpreter lock, and the mode screen comes first
         self.loader = _Loader()
-        self.loader.start()
 
-        from engine import Position, variant_named
+        # none of these imports numba: the loader thread does, meanwhile
         from game.controller import Controller
         from game.input import Input
-        from game.render import BoardRenderer, Camera, Overlay
+        from game.render import Camera
         from game.sound import Sounds
         from game.storage import Storage
         from game.ui import Interface
 
-        self._initial = lambda name: Position.initial(variant_named(name))
         self.size = pygame.display.get_window_size()
         self.ui = Interface(self.size)
         self.storage = Storage()
         self.controller = Controller(opponent=None, storage=self.storage)
-        self.renderer = BoardRenderer(self.ctx, samples=4)
-        self.overlays = [Overlay(self.ctx) for _ in range(4)]  # one per region of the interface
+        self.renderer = None  # the 3D board, once the engine's positions have loaded (_start_renderer)
+        self.screen = _Screen(self.ctx, self.size)
         self.sounds = Sounds()
         self.input = Input(self.ui, self._pick, self._can_drag)
         self.camera = Camera.preset(self.controller.settings.view, False)
@@ -166,11 +197,12 @@ class App:
         self.animation = None
         self._animated = None  # the controller's Played that the animation shows
         self._waiting_start = None  # a game chosen before the engine was ready
+        self._initial = {}  # variant name -> its start position, for the mode screen
         self._state = None
         self._now = time.monotonic()
         self._ready = False
         self.running = True
-        self.frames = 0
+        self.frames = 0  # frames drawn and shown (a frame where nothing changed is neither)
         self.ui.render(self.controller, self._now, self._loading_text())  # presses before the first frame count
 
     # --- the loop -------------------------------------------------------------------------------
@@ -186,8 +218,9 @@ class App:
             if quit_after is not None and time.monotonic() - start >= quit_after:
                 self.running = False
 
-    def step(self) -> None:
-        """One frame: input, controller, sounds, animation, drawing."""
+    def step(self) -> bool:
+        """One frame: input, controller, sounds, animation, drawing. Returns whether it drew (a
+        frame where nothing on screen changed draws nothing)."""
         import pygame
 
         self._now = now = time.monotonic()
@@ -198,18 +231,20 @@ class App:
         if self._ready and (self.animation is None or self.animation.is_done(now)):
             c.update()  # the computer's reply waits until the last move has been shown
         self._follow_controller(now)
+        if self.renderer is None and self.frames > 0 and self.loader.ready.is_set() and "engine.position" in sys.modules:
+            # after the first frame (the window shows the mode screen meanwhile) and once the move
+            # generator is loaded: the renderer's first frame rehearses a move, which would compile
+            # the kernels here, freezing the window, on a cold cache
+            self._start_renderer()
         state = self._state = self._render_state(now)
-        board = self._viewport()
-        self.ctx.screen.use()
-        self.ctx.viewport = (0, 0, *self.size)
-        self.ctx.clear(*BACKGROUND)
-        if self.frames > 0:  # the first frame shows the panel at once; the board's textures take a moment
-            self.renderer.draw(state, now, board)
         changed = self.ui.render(c, now, self._loading_text())
-        for overlay, rect in zip(self.overlays, self.ui.layout.regions(self.ui.over_view)):
-            overlay.draw(self.ui.surface.subsurface(rect), tuple(rect), self.size, changed=changed)
+        if not self.screen.draw(self, state, now, changed):
+            return False
         pygame.display.flip()
         self.frames += 1
+        if self.frames == 1:
+            self.loader.start()
+        return True
 
     def dispatch(self, intent) -> None:
         """Apply one intent: window and camera ones here, the rest to the controller."""
@@ -221,6 +256,8 @@ class App:
         c = self.controller
         if isinstance(intent, inp.Quit):
             self.running = False
+        elif isinstance(intent, inp.Exposed):
+            self.screen.invalidate()
         elif isinstance(intent, inp.Resize):
             self._resize(intent.width, intent.height)
         elif isinstance(intent, inp.Orbit):
@@ -259,6 +296,14 @@ class App:
         if size != self.size:
             self.size = size
             self.ui.resize(size)
+            self.screen.resize(size)
+
+    def _start_renderer(self) -> None:
+        """Create the 3D board renderer (shaders, the board's textures): a moment's work on this
+        thread, the GL context's, once the first frame is on screen."""
+        from game.render import BoardRenderer
+
+        self.renderer = BoardRenderer(self.ctx, samples=4)
 
     # --- what the board shows -------------------------------------------------------------------
 
@@ -270,12 +315,14 @@ class App:
 
     def _follow_controller(self, now: float) -> None:
         """Start the animation of a move just played, play its sounds, turn the camera when needed."""
-        from game.render import Camera, CameraMove, MoveAnimation, camera_at
+        from game.render import Camera, CameraMove, camera_at
 
         c = self.controller
         if c.played is not self._animated:
             self._animated = c.played
             if c.played is not None and c.game is not None and c.game.moves:
+                from game.render import MoveAnimation  # a move was played: the engine is loaded
+
                 speed = ANIMATION_SPEED[c.settings.animation_speed]
                 self.animation = MoveAnimation.build(c.played.before, c.played.move, now, speed)
             else:
@@ -289,12 +336,20 @@ class App:
             self.camera = CameraMove(camera_at(self.camera, now), Camera.preset(*key), now)
 
     def _render_state(self, now: float):
+        """What the board shows now; None until the renderer exists. On the mode screen: the start
+        position of the rules chosen there."""
+        if self.renderer is None:
+            return None
         from game.render import RenderState
 
         c = self.controller
         if c.screen != "game" or c.game is None or not self._ready:
-            return RenderState(self._initial(c.settings.variant), camera=self.camera,
-                               show_numbers=c.settings.square_numbers)
+            name = c.settings.variant
+            if name not in self._initial:
+                from engine import Position, variant_named
+
+                self._initial[name] = Position.initial(variant_named(name))
+            return RenderState(self._initial[name], camera=self.camera, show_numbers=c.settings.square_numbers)
         animation = self.animation if self.animation is not None and not self.animation.is_done(now) else None
         last = c.last_move()
         return RenderState(
@@ -315,7 +370,7 @@ class App:
         from game.render import camera_at, screen_ray
 
         state, board = self._state, self._viewport()
-        if state is None or not board.contains(x, y):
+        if state is None or self.renderer is None or not board.contains(x, y):
             return None, False
         square = self.renderer.pick(state, self._now, board, x, y)
         if square is not None:
@@ -339,9 +394,121 @@ class App:
 
         self.controller.close()
         # the worker process starts within moments of launch; wait for it so that it can be ended too
-        self.loader.client_started.wait(timeout=30)
+        if self.loader.ident is not None:  # started
+            self.loader.client_started.wait(timeout=30)
         if self.loader.client is not None:
             # a worker busy compiling reads no Quit: don't wait long before ending it, so that a
             # session or tool that kills the game shortly after asking it to close finds it gone
             self.loader.client.close(timeout=0.3)
         pygame.quit()
+
+
+class _Screen:
+    """Puts a frame on the window, drawing only what changed since the last one.
+
+    The interface surface is copied into a window-sized texture, a rectangle at a time where its
+    pixels changed; its opaque parts (the panel and the bars around the board) are put on screen
+    with a framebuffer blit, much cheaper for a software renderer than a blended textured quad.
+    Whatever the interface draws over the 3D view itself (the result card, a long status) is
+    blended over the board, so it is redrawn whenever the board is.
+
+    A frame where neither the board (its state, the camera, an animation, the renderer's own work
+    in progress) nor the interface changed draws nothing and is not flipped. When the driver keeps
+    the back buffer's pixels across a flip (Mesa's software renderers do; checked at start), a frame
+    redraws only the parts that changed; otherwise every drawn frame redraws everything.
+    """
+
+    def __init__(self, ctx, size: tuple[int, int]):
+        from game.render import Overlay
+
+        self.ctx = ctx
+        self.view_overlay = Overlay(ctx)
+        self.keeps_back_buffer = self._keeps_back_buffer()
+        self._layer = self._layer_fbo = None
+        self.resize(size)
+
+    def _keeps_back_buffer(self) -> bool:
+        """Whether the back buffer still holds the last frame after a flip: two flips of two
+        colours, then read back (a driver that swaps between two buffers would show the first)."""
+        import pygame
+
+        screen = self.ctx.screen
+        screen.use()
+        self.ctx.viewport, self.ctx.scissor = (0, 0, 1, 1), None
+        for colour in ((1.0, 0.0, 0.0), BACKGROUND):
+            self.ctx.clear(*colour)
+            pygame.display.flip()
+        pixel = screen.read(viewport=(0, 0, 1, 1), components=3)
+        return abs(pixel[0] - round(BACKGROUND[0] * 255)) <= 2
+
+    def resize(self, size: tuple[int, int]) -> None:
+        old = (self._layer, self._layer_fbo)
+        self.size = size
+        self.ctx.screen.use()  # moderngl rebinds the bound framebuffer after creating one
+        self._layer = self.ctx.texture(size, 4)
+        self._layer_fbo = self.ctx.framebuffer([self._layer])
+        self.ctx.screen.use()
+        for obj in old:
+            if obj is not None:
+                obj.release()
+        self.invalidate()
+
+    def invalidate(self) -> None:
+        """Redraw everything at the next frame (a resize, the window uncovered)."""
+        self._uploaded: dict[tuple, bytes] = {}
+        self._full = True
+        self._board_key = None
+        self._over_view = False
+
+    def draw(self, app: "App", state, now: float, ui_changed: bool) -> bool:
+        """Draw what changed in this frame into the back buffer; False when nothing did."""
+        import moderngl
+        import pygame
+
+        from game.render import camera_at
+
+        ui = app.ui
+        full = self._full or not self.keeps_back_buffer
+        regions = ui.layout.regions(False)  # the opaque parts: panel, bars
+        fresh = []  # rectangles of the interface whose pixels changed
+        if ui_changed or full:
+            for rect in (regions if full else [r for r in regions if r.collidelist(ui.redrawn) >= 0]):
+                key = tuple(rect)
+                pixels = pygame.image.tobytes(ui.surface.subsurface(rect), "RGBA", True)  # bottom row first
+                if self._uploaded.get(key) != pixels:
+                    self._uploaded[key] = pixels
+                    self._layer.write(pixels, viewport=(rect.x, self.size[1] - rect.bottom, rect.width, rect.height))
+                    fresh.append(rect)
+        over_view = ui.over_view
+        renderer = app.renderer
+        board_key = None
+        if state is not None:
+            board_key = (replace(state, camera=camera_at(state.camera, now)), tuple(ui.layout.view))
+        board = (full or board_key != self._board_key or (state is not None and state.animation is not None)
+                 or (renderer is not None and not renderer.is_settled)
+                 or over_view != self._over_view or (over_view and ui.layout.view.collidelist(ui.redrawn) >= 0))
+        if full:
+            fresh = regions
+        if not board and not fresh:
+            return False
+        ctx = self.ctx
+        ctx.screen.use()
+        if board:
+            view = app._viewport()
+            if state is None:  # no renderer yet: the background where the board will be
+                ctx.viewport = ctx.scissor = view.gl()
+                ctx.clear(*BACKGROUND)
+                ctx.scissor = None
+            else:
+                renderer.draw(state, now, view)
+            if over_view:
+                rect = ui.layout.view
+                self.view_overlay.draw(ui.surface.subsurface(rect), tuple(rect), self.size)
+        ctx.viewport = (0, 0, *self.size)
+        for rect in fresh:
+            ctx.scissor = (rect.x, self.size[1] - rect.bottom, rect.width, rect.height)
+            ctx.copy_framebuffer(ctx.screen, self._layer_fbo)  # the blit obeys the scissor
+        ctx.scissor = None
+        ctx.disable(moderngl.BLEND)
+        self._full, self._board_key, self._over_view = False, board_key, over_view
+        return True

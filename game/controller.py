@@ -24,11 +24,14 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from engine import Color, Move, Position, coords_square, variant_named
-from engine.game import DrawOfferError, Game, Outcome
+from engine import Color, coords_square, variant_named
 from engine.variants import Variant
+
+if TYPE_CHECKING:  # at run time engine.game loads with the first game: the mode screen needs no numba
+    from engine import Move, Position
+    from engine.game import Game, Outcome
 
 LEVELS = ("easy", "medium", "hard")
 
@@ -677,6 +680,8 @@ class Controller:
         offer = self.offer_armed if offer is None else offer
         if route is not None:
             move = dataclasses.replace(move, path=route)
+        from engine.game import DrawOfferError
+
         try:
             g.play(move, offer_draw=offer)
         except DrawOfferError as err:
@@ -774,6 +779,8 @@ class Controller:
     # --- games, saving --------------------------------------------------------------------------
 
     def _new_game(self, variant: Variant, mode: Mode) -> None:
+        from engine.game import Game
+
         self._stop_computer()
         self.game, self.mode = Game(variant), mode
         self.screen = "game"
@@ -819,6 +826,8 @@ class Controller:
     @staticmethod
     def _game_from_dict(d: dict):
         """(game, mode, flipped) from a saved game; ValueError when the content is not a saved game."""
+        from engine.game import Game
+
         try:
             m = d["mode"]
             level, human = m["level"], m["human"]

@@ -32,6 +32,11 @@ class Resize:
 
 
 @dataclass(frozen=True)
+class Exposed:
+    """The window was uncovered or its pixels lost: draw everything again."""
+
+
+@dataclass(frozen=True)
 class Orbit:
     """Turn the camera by a pointer movement of (dx, dy) pixels."""
 
@@ -87,6 +92,8 @@ class Input:
             out.append(Resize(e.w, e.h))
         elif t == pygame.WINDOWSIZECHANGED:  # also when the program itself resizes the window
             out.append(Resize(e.x, e.y))
+        elif t in (pygame.WINDOWEXPOSED, pygame.VIDEOEXPOSE):
+            out.append(Exposed())
         elif t == pygame.MOUSEMOTION:
             self.ui.mouse = e.pos
             self._motion(e, out)

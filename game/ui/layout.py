@@ -27,12 +27,17 @@ class Layout:
         """The parts of the window the interface draws on: the panel and the bars, and the 3D view
         itself only when something is shown over it (``over_view``). Compositing just these keeps
         the software renderer from blending a whole window of transparent pixels every frame."""
-        view = self.view
-        rects = [self.panel, pygame.Rect(self.board.x, self.board.y, self.board.width, view.y - self.board.y),
-                 pygame.Rect(self.board.x, view.bottom, self.board.width, self.board.bottom - view.bottom)]
+        rects = [self.panel, *self.bars]
         if over_view:
-            rects.append(view)
+            rects.append(self.view)
         return [r for r in rects if r.width > 0 and r.height > 0]
+
+    @property
+    def bars(self) -> tuple[pygame.Rect, pygame.Rect]:
+        """The bars above and below the 3D view (opaque: the interface paints their background)."""
+        view = self.view
+        return (pygame.Rect(self.board.x, self.board.y, self.board.width, view.y - self.board.y),
+                pygame.Rect(self.board.x, view.bottom, self.board.width, self.board.bottom - view.bottom))
 
     @property
     def view(self) -> pygame.Rect:

@@ -1,9 +1,9 @@
 """The 2D interface, drawn with pygame onto one window-sized surface that the renderer lays over the
 3D board: the side panel (mode screen or game panel), the status line and the buttons on the board.
 
-Every frame :meth:`Interface.render` rebuilds the list of pressable things (:class:`Hit`), each with
-the intent a press sends, so hit-testing always matches what is on screen. The surface is redrawn
-only when something it shows has changed.
+Drawing a part rebuilds its list of pressable things (:class:`Hit`), each with the intent a press
+sends, so hit-testing always matches what is on screen. Each part of the surface (the panel; the
+bars around the 3D view) is redrawn only when something it shows has changed.
 """
 
 from __future__ import annotations
@@ -60,8 +60,10 @@ class Interface:
         self.focus: str | None = None  # id of the focused hit (Tab), None: the board
         self.countdown: str | None = None  # the draw countdown shown below the board, if any
         self.over_view = False  # something is drawn over the 3D view itself (a long status, the result)
-        self._key = None
-        self._surf = self.surface
+        self.redrawn: list[pygame.Rect] = []  # what the last render() redrew
+        self._panel_key = self._bars_key = None
+        self._panel_hits: list[Hit] = []
+        self._bar_hits: list[Hit] = []
         self._hover: str | None = None
         self._now = 0.0
 
@@ -70,7 +72,7 @@ class Interface:
     def resize(self, size: tuple[int, int]) -> None:
         self.layout = compute_layout(*size)
         self.surface = pygame.Surface((self.layout.width, self.layout.height), pygame.SRCALPHA)
-        self._key = None
+        self._panel_key = self._bars_key = None
 
     def hit_at(self, pos) -> Hit | None:
         """The enabled hit under ``pos`` (the last drawn wins: overlays are drawn after the panel)."""
@@ -101,28 +103,45 @@ class Interface:
     # --- drawing --------------------------------------------------------------------------------
 
     def render(self, c: Controller, now: float, loading: str | None = None) -> bool:
-        """Redraw if anything shown has changed; returns whether the surface changed."""
+        """Redraw the parts whose content has changed (the panel; the bars around the 3D view with
+        what is drawn over it); returns whether anything changed. :attr:`redrawn` lists the
+        rectangles redrawn, so the window uploads only those."""
         hover = self.hit_at(self.mouse)
         self._hover = hover.id if hover else None
-        busy = loading is not None or c.thinking or c.asking_draw
-        key = (self._state_key(c), self._hover, self.focus, loading, int(now * 3) if busy else 0,
-               self.layout.width, self.layout.height)
-        if key == self._key:
-            return False
-        self._key = key
-        self._now = now
-        self.hits = []
-        s = self.surface
-        s.fill((0, 0, 0, 0))
-        pygame.draw.rect(s, th.PANEL, self.layout.panel)
-        self.countdown = None
-        self.over_view = False
+        state = (self._state_key(c), self._hover, self.focus, self.layout.width, self.layout.height)
+        panel_key = (state, loading)
+        # the status line's dots move while the computer thinks: only the bars redraw for them
+        bars_key = (state, int(now * 3) if c.thinking or c.asking_draw else 0)
+        self.redrawn = []
+        if panel_key != self._panel_key:
+            self._panel_key = panel_key
+            self._draw_panel(c, loading)
+            self.redrawn.append(self.layout.panel)
+        if bars_key != self._bars_key:
+            self._bars_key = bars_key
+            self._now = now
+            self._draw_bars(c)
+            self.redrawn.extend((*self.layout.bars, self.layout.view))
+        self.hits = self._panel_hits + self._bar_hits  # the bars' last: they may lie over the view
+        return bool(self.redrawn)
+
+    def _draw_panel(self, c: Controller, loading: str | None) -> None:
+        self.hits = self._panel_hits = []
+        pygame.draw.rect(self.surface, th.PANEL, self.layout.panel)
         if c.screen == "mode" or c.game is None:
             self._mode_panel(c, loading)
         else:
             self._game_panel(c)
+
+    def _draw_bars(self, c: Controller) -> None:
+        self.hits = self._bar_hits = []
+        self.surface.fill((0, 0, 0, 0), self.layout.view)
+        for bar in self.layout.bars:
+            self.surface.fill(th.BACKGROUND, bar)
+        self.countdown = None
+        self.over_view = False
+        if c.screen == "game" and c.game is not None:
             self._board_overlays(c)
-        return True
 
     @staticmethod
     def _state_key(c: Controller):

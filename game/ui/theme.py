@@ -8,6 +8,7 @@ from functools import lru_cache
 import pygame
 
 # colours (RGB)
+BACKGROUND = (31, 31, 33)  # behind the 3D board (the renderer's clear colour, 0.12 0.12 0.13)
 PANEL = (29, 34, 43)
 CARD = (38, 45, 56)
 CARD_EDGE = (52, 61, 75)

@@ -1,0 +1,168 @@
+"""``python main.py --bench-window N``: frame times of the real window in a scripted game.
+
+Opens the game's window (run it on a display, e.g. under ``xvfb-run``), waits for the rules engine,
+starts a Hard game against the computer and plays it with scripted moves: before each of its moves
+the player idles a second, then turns the camera for half a second, then plays a legal move. Each
+frame is timed (the whole :meth:`App.step`: input, controller, drawing, flip) and counted as
+
+* ``idle``: the player's turn, nothing moving;
+* ``thinking``: the computer searches on another core, nothing moving;
+* ``animating``: a move is shown hop by hop;
+* ``camera``: the camera turns, or the renderer finishes its picture after a turn.
+
+The loop is paced at 60 frames a second as in the game, so the computer's search competes for the
+processor as it does when a person plays.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import statistics
+import time
+
+IDLE_FRAMES = 60
+ORBIT_FRAMES = 30
+KINDS = ("idle", "thinking", "animating", "camera")
+
+
+def _summary(times_s: list[float]) -> dict:
+    if not times_s:
+        return {"frames": 0}
+    ms = sorted(t * 1000 for t in times_s)
+
+    def pct(p):
+        return round(ms[min(len(ms) - 1, int(p / 100 * len(ms)))], 2)
+
+    return {"frames": len(ms), "median_ms": round(statistics.median(ms), 2), "p95_ms": pct(95), "p99_ms": pct(99),
+            "max_ms": round(ms[-1], 2)}
+
+
+def bench_window(frames: int, size: tuple[int, int], as_json: bool = False, seed: int = 1) -> int:
+    """Run the scripted game for ``frames`` timed frames and print the frame times per kind."""
+    import pygame
+
+    from game import controller as ctl
+    from game import input as inp
+    from game.app import App
+
+    app = App(size)
+    clock = pygame.time.Clock()
+    rng = random.Random(seed)
+    samples: dict[str, list[tuple[float, bool]]] = {kind: [] for kind in KINDS}
+    try:
+        deadline = time.monotonic() + 600
+        while not app._ready:
+            if time.monotonic() > deadline or app.loader.error:
+                raise SystemExit(f"the rules engine did not start: {app.loader.error or 'timed out'}")
+            app.step()
+            clock.tick(60)
+        app.dispatch(ctl.StartGame("hard"))
+        for _ in range(30):  # the game screen's first frames build the board's pictures
+            app.step()
+            clock.tick(60)
+        c = app.controller
+        turn_frames = 0  # frames since the player's turn began
+        count = 0
+        while count < frames:
+            now = time.monotonic()
+            orbit = None
+            moving = app.animation is not None and not app.animation.is_done(now)
+            if c.game.is_over:
+                app.dispatch(ctl.PlayAgain())
+                turn_frames = 0
+            elif c.is_human_turn() and not moving:
+                turn_frames += 1
+                if IDLE_FRAMES <= turn_frames < IDLE_FRAMES + ORBIT_FRAMES:
+                    orbit = inp.Orbit(6.0 if (turn_frames // ORBIT_FRAMES) % 2 else -6.0, 0.0)
+                elif turn_frames >= IDLE_FRAMES + ORBIT_FRAMES:
+                    app.dispatch(ctl.PlayMoveFromList(rng.choice(c.legal_moves())))
+                    turn_frames = 0
+            if moving:
+                kind = "animating"
+            elif orbit is not None or (app.renderer is not None and not app.renderer.is_settled):
+                kind = "camera"
+            elif c.thinking:
+                kind = "thinking"
+            else:
+                kind = "idle"
+            started = time.perf_counter()
+            if orbit is not None:
+                app.dispatch(orbit)
+            drew = app.step()
+            samples[kind].append((time.perf_counter() - started, drew))
+            count += 1
+            clock.tick(60)
+    finally:
+        app.close()
+    result = {kind: {"all": _summary([t for t, _ in rows]), "drawn": _summary([t for t, drew in rows if drew])}
+              for kind, rows in samples.items()}
+    if as_json:
+        print(json.dumps({"size": list(size), "frames": frames, "kinds": result}))
+    else:
+        print(f"window {size[0]}x{size[1]}, {frames} frames of a Hard game (ms; 'drawn' leaves out frames where "
+              "nothing changed, which draw nothing)")
+        for kind, parts in result.items():
+            for which, s in parts.items():
+                if s["frames"]:
+                    print(f"  {kind:9s} {which:5s} {s['frames']:5d} frames  median {s['median_ms']:6.1f}  "
+                          f"p95 {s['p95_ms']:6.1f}  p99 {s['p99_ms']:6.1f}  max {s['max_ms']:6.1f}")
+    return 0
+
+
+def _launch_child(size: tuple[int, int]) -> None:
+    """In a fresh process: open the game and print (as JSON) the wall-clock times at which the mode
+    screen, the 3D board on it and the ready rules engine appeared."""
+    from game.app import App
+
+    app = App(size)
+    marks = {}
+    try:
+        deadline = time.monotonic() + 600
+        while "engine_ready" not in marks or "board" not in marks:
+            drew = app.step()
+            now = time.time()
+            if drew and "mode_screen" not in marks:
+                marks["mode_screen"] = now
+            if drew and app.renderer is not None and "board" not in marks:
+                marks["board"] = now
+            if app._ready and "engine_ready" not in marks:
+                marks["engine_ready"] = now
+            if time.monotonic() > deadline or app.loader.error:
+                break
+            time.sleep(1 / 120)
+    finally:
+        app.close()
+    print(json.dumps(marks))
+
+
+def bench_launch(runs: int, size: tuple[int, int], as_json: bool = False) -> int:
+    """Launch the game ``runs`` times warm (numba's cache as it is) and ``runs`` times cold (an
+    empty cache directory each time) and print the seconds from starting the process to the mode
+    screen, to the 3D board on it, and to the rules engine being ready."""
+    import os
+    import subprocess
+    import sys
+    import tempfile
+
+    code = f"from game.bench import _launch_child; _launch_child({tuple(size)!r})"
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    results: dict[str, list[dict]] = {"warm": [], "cold": []}
+    for kind in ("warm", "cold"):
+        for _ in range(runs):
+            env = dict(os.environ)
+            with tempfile.TemporaryDirectory() as empty:
+                if kind == "cold":
+                    env["NUMBA_CACHE_DIR"] = empty
+                started = time.time()
+                out = subprocess.run([sys.executable, "-c", code], cwd=root, env=env, capture_output=True,
+                                     text=True, timeout=900).stdout
+            marks = json.loads(out.strip().splitlines()[-1])
+            results[kind].append({k: round(v - started, 2) for k, v in marks.items()})
+    if as_json:
+        print(json.dumps(results))
+    else:
+        for kind, rows in results.items():
+            for row in rows:
+                print(f"{kind}: " + ", ".join(f"{k.replace('_', ' ')} {v:.2f} s" for k, v in row.items()))
+    return 0
