@@ -37,8 +37,8 @@ NO_LIMIT = 1 << 30  # a draw ply that never comes
 
 # int64 frame fields, fr[F_*, ply]
 (F_ALPHA, F_BETA, F_DEPTH, F_N, F_I, F_BEST, F_BESTI, F_OALPHA, F_STAGE, F_CUR, F_QUIET, F_DRAWAT, F_EXT,
- F_THREAT, F_GROUP, F_CHILD_DEPTH, F_QNODE, F_REDUCED, F_HASH) = range(19)
-F_COUNT = 19
+ F_THREAT, F_GROUP, F_CHILD_DEPTH, F_REDUCED) = range(17)
+F_COUNT = 17
 # uint64 frame fields, bfr[B_*, ply]
 B_WHITE, B_BLACK, B_KINGS, B_KEY = range(4)
 B_COUNT = 4
@@ -207,7 +207,8 @@ def _tt_probe(tt_key, tt_data, key):
 
 @kernel
 def _tt_store(tt_key, tt_data, key, depth, bound, score, code, ply, gen):
-    """Store a result; wins are stored as distance from this node, not from the root."""
+    """Store a result; wins are stored as distance from this node, not from the root. Capture
+    resolution (depth <= 0) is stored as depth 0: it answers every probe at depth <= 0."""
     if score > MATE_BOUND:
         score += ply
     elif score < -MATE_BOUND:
@@ -220,7 +221,7 @@ def _tt_store(tt_key, tt_data, key, depth, bound, score, code, ply, gen):
         slot = i + 1
     if slot >= 0 and code == 0:
         code = (tt_data[slot] >> 32) & 0x1FFFFF  # keep the move we knew
-    data = ((score + TT_SCORE_OFFSET) & ((1 << TT_SCORE_BITS) - 1)) | (min(depth, 255) << 22) | (bound << 30) \
+    data = ((score + TT_SCORE_OFFSET) & ((1 << TT_SCORE_BITS) - 1)) | (min(max(depth, 0), 255) << 22) | (bound << 30) \
         | (code << 32) | ((gen & 0xFF) << 53)
     if slot < 0:
         old = tt_data[i]
@@ -322,25 +323,25 @@ def search(root_color, depth, alpha0, beta0, root_only, lmr, rules, masks, nbr, 
                     ret = evaluate(white, black, kings, c, quiet, quiet_limit, weights, tables, emasks)
                     action = RETURN
                     continue
-            # Step 6. transposition table: the hash move, and a cut-off outside the PV
+            # Step 6. transposition table: the hash move, and a cut-off outside the PV (capture
+            # resolution too: the same exchanges are met again and again)
             hash_code = 0
-            if not qnode:
-                data = _tt_probe(tt_key, tt_data, key)
-                if data != 0:
-                    hash_code = (data >> 32) & 0x1FFFFF
-                    tt_depth = (data >> 22) & 0xFF
-                    if beta - alpha == 1 and tt_depth >= d and ply > 0:
-                        s = (data & ((1 << TT_SCORE_BITS) - 1)) - TT_SCORE_OFFSET
-                        if s > MATE_BOUND:
-                            s -= ply
-                        elif s < -MATE_BOUND:
-                            s += ply
-                        bound = (data >> 30) & 3
-                        if bound == BOUND_EXACT or (bound == BOUND_LOWER and s >= beta) or \
-                                (bound == BOUND_UPPER and s <= alpha):
-                            ret = s
-                            action = RETURN
-                            continue
+            data = _tt_probe(tt_key, tt_data, key)
+            if data != 0:
+                hash_code = (data >> 32) & 0x1FFFFF
+                tt_depth = (data >> 22) & 0xFF
+                if beta - alpha == 1 and tt_depth >= d and ply > 0:
+                    s = (data & ((1 << TT_SCORE_BITS) - 1)) - TT_SCORE_OFFSET
+                    if s > MATE_BOUND:
+                        s -= ply
+                    elif s < -MATE_BOUND:
+                        s += ply
+                    bound = (data >> 30) & 3
+                    if bound == BOUND_EXACT or (bound == BOUND_LOWER and s >= beta) or \
+                            (bound == BOUND_UPPER and s <= alpha):
+                        ret = s
+                        action = RETURN
+                        continue
             # Step 7. generate, and order: hash move, the most pieces captured, killers, history
             n = gen_known(us, them, kings, c, is_capture, rules, masks, nbr, scratch, capstk, mv_from[ply],
                           mv_to[ply], mv_cap[ply], routes, route_len)
@@ -366,8 +367,6 @@ def search(root_color, depth, alpha0, beta0, root_only, lmr, rules, masks, nbr, 
             fr[F_BEST, ply] = -INFINITE
             fr[F_BESTI, ply] = -1
             fr[F_OALPHA, ply] = alpha
-            fr[F_QNODE, ply] = 1 if qnode else 0
-            fr[F_HASH, ply] = hash_code
             action = NEXT
             continue
 
@@ -383,7 +382,7 @@ def search(root_color, depth, alpha0, beta0, root_only, lmr, rules, masks, nbr, 
             if pick < 0 or fr[F_BEST, ply] >= fr[F_BETA, ply]:
                 # Step 11. all moves searched (or a cut-off): store and return
                 best = fr[F_BEST, ply]
-                if fr[F_QNODE, ply] == 0 and (ply > 0 or root_only < 0):
+                if ply > 0 or root_only < 0:
                     bi = fr[F_BESTI, ply]
                     if best >= fr[F_BETA, ply]:
                         bound = BOUND_LOWER

@@ -72,6 +72,37 @@ def _random_position(variant, rng: random.Random, plies: int) -> Position:
     return pos
 
 
+# --- kernels the search leans on ---------------------------------------------------------------
+
+def test_bit_instructions_match_the_portable_kernels():
+    from engine._movegen import bit_count, low_bit, lsb, popcount
+    rng = random.Random(5)
+    for _ in range(2000):
+        x = rng.getrandbits(64) | 1 << rng.randrange(64)
+        assert bit_count(np.uint64(x)) == popcount(np.uint64(x)) == bin(x).count("1")
+        assert low_bit(np.uint64(x)) == lsb(np.uint64(x)) == (x & -x).bit_length() - 1
+
+
+def test_any_move_test_agrees_with_the_move_list():
+    # the search declares a loss from has_capture/has_plain_move alone, before generating moves
+    from engine import _board
+    from engine._search import has_capture, has_plain_move
+    rng = random.Random(9)
+    seen = {True: 0, False: 0}
+    for i in range(400):
+        variant = AMERICAN if i % 2 else INTERNATIONAL
+        pos = _random_position(variant, rng, rng.randrange(0, 200))
+        rules, masks, nbr, _ = _board.layout(variant)
+        us, them = (pos.white, pos.black) if pos.turn == 0 else (pos.black, pos.white)
+        args = (np.uint64(us), np.uint64(them), np.uint64(pos.kings), int(pos.turn), rules, masks)
+        capture = has_capture(*args, nbr)
+        assert capture == any(m.captured for m in pos.legal_moves()), pos.fen()
+        can_move = bool(capture or has_plain_move(*args))
+        assert can_move == bool(pos.legal_moves()), pos.fen()
+        seen[can_move] += 1
+    assert seen[False] > 0 and seen[True] > 100, seen
+
+
 # --- tactics --------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("variant,shot,min_captured", [(AMERICAN, AMERICAN_SHOT, 2),
