@@ -40,6 +40,7 @@ FINAL_RING = ((0.30, 0.86, 0.36, 0.95), 0.36, 0.29)
 MUST_CAPTURE_RING = ((1.0, 0.80, 0.28, 0.95), 0.49, 0.425)
 CAPTURED_RING = ((0.92, 0.16, 0.10, 0.95), 0.20, 0.145)
 LAST_MOVE_LINE = ((1.0, 0.56, 0.12, 1.0), 0.05)  # opaque, so the joins don't show
+ENTERED_PATH = ((1.0, 0.80, 0.28, 0.95), 0.045, 0.12)  # a capture partly entered: line width, stop dot
 CURSOR_SQUARE = ((0.40, 0.78, 1.0, 0.95), 0.485, 0.435)
 SHADOW = (0.0, 0.0, 0.0)
 
@@ -993,9 +994,12 @@ def piece_rows(state: RenderState, t: float) -> tuple[Instances, Instances]:
                 stack(Piece(mover.color, False), drop.x, drop.y, drop.z, True)
             continue
         lift = LIFT_HEIGHT if sq == state.selected else 0.0
-        top = stack(piece, x, lift, z, False)
+        dragged = sq == state.selected and state.drag_to is not None
+        if dragged:  # in the player's hand: drawn every frame, over the pointer
+            x, z = state.drag_to
+        top = stack(piece, x, lift, z, dragged)
         if sq == state.selected:
-            rows[False][1].append((x, lift + 0.5 * (top - lift), z, PIECE_RADIUS + 0.045, 0.028, 1.0, 0, 0, *GOLD))
+            rows[dragged][1].append((x, lift + 0.5 * (top - lift), z, PIECE_RADIUS + 0.045, 0.028, 1.0, 0, 0, *GOLD))
     if animating:
         captured = dict(anim.captured)
         leaving = t >= anim.landed_time  # until then they stand still and belong to the cached picture
@@ -1012,7 +1016,8 @@ def piece_rows(state: RenderState, t: float) -> tuple[Instances, Instances]:
 
 
 def marker_rows(state: RenderState) -> np.ndarray:
-    """Decal rows for the last move, captures, targets, must-capture rings and the cursor."""
+    """Decal rows for the last move, captures, a capture partly entered, targets, must-capture rings
+    and the cursor."""
     variant = state.position.variant
     rows = []
 
@@ -1029,6 +1034,13 @@ def marker_rows(state: RenderState) -> np.ndarray:
         rows.append((ax, az, ax, az, width * 2.2, 0.0, DECAL_MARK_Y, KIND_DISC, *colour))  # where it started
         for sq in state.last_move.captured:
             mark(sq, CAPTURED_RING[0], CAPTURED_RING[1], CAPTURED_RING[2], KIND_RING)
+    if len(state.entered) > 1:
+        colour, width, dot = ENTERED_PATH
+        path = [square_center(variant, sq) for sq in state.entered]
+        for (ax, az), (bx, bz) in zip(path, path[1:]):
+            rows.append((ax, az, bx, bz, width, 0.0, DECAL_MARK_Y, KIND_DISC, *colour))
+        for sq in state.entered[1:]:
+            mark(sq, colour, dot, 0.0, KIND_DISC)
     for sq in sorted(state.must_capture):
         mark(sq, MUST_CAPTURE_RING[0], MUST_CAPTURE_RING[1], MUST_CAPTURE_RING[2], KIND_RING)
     for sq in sorted(state.targets):

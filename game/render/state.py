@@ -29,6 +29,12 @@ class RenderState:
     cursor: int | None = None  # the keyboard cursor's square
     show_numbers: bool = False  # PDN square numbers on the dark squares
     animation: MoveAnimation | None = None
+    # a capture partly entered: the selected piece's square, then each square stopped on so far
+    # (a gold line along them, a gold dot on each stop)
+    entered: tuple[int, ...] = ()
+    # drag and drop: the selected piece follows the pointer, lifted (at animation.LIFT_HEIGHT) over
+    # this board-plane point (x, z) in world units instead of standing on its square
+    drag_to: tuple[float, float] | None = None
 
 
 def selection_markers(position: Position, square: int) -> tuple[frozenset[int], frozenset[int]]:
