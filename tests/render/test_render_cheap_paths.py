@@ -1,0 +1,100 @@
+"""What keeps a software renderer's frames cheap: the baked board and its glint variant, FXAA only
+along the board's edges, the reduced picture's buffers, the board image kept between settings.
+Behaviour only, no timing."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from engine import AMERICAN, INTERNATIONAL, Position
+from game.render.camera import Camera
+from game.render.materials import load_program
+from game.render.state import RenderState
+
+
+def test_shader_variants_compile(gl):
+    for name, defines in (("board", ("GLINT",)), ("piece", ("MOTION",)), ("fxaa", ("EDGES",))):
+        load_program(gl, name, defines).release()
+
+
+def test_the_glint_is_drawn_only_where_the_camera_can_see_it():
+    from game.render.scene import _has_glint
+
+    def glint(camera):
+        return _has_glint(camera.eye(INTERNATIONAL.size, 16 / 9), INTERNATIONAL.size)
+
+    assert not glint(Camera.preset("angled"))  # the light is behind the first player's shoulder
+    assert glint(Camera.preset("angled", flipped=True))  # the second player looks towards it
+
+
+def test_the_glint_variant_brightens_the_board_from_the_far_side(gl):
+    from game.render.picking import Viewport
+    from game.render.scene import BoardRenderer
+
+    state = RenderState(Position.initial(AMERICAN), camera=Camera.preset("angled", flipped=True))
+    size = (320, 200)
+    fbo = gl.framebuffer(gl.renderbuffer(size, 4), gl.depth_renderbuffer(size))
+    r = BoardRenderer(gl, samples=0, texture_pixels=256, software=True, motion_scale=1.0)
+    glint = r.programs["board_glint"]
+
+    def draw():
+        r.draw(state, 0.0, Viewport(0, 0, *size), target=fbo)
+        return np.frombuffer(fbo.read(components=3), np.uint8).astype(int).reshape(size[1], size[0], 3)
+
+    try:
+        with_glint = draw()
+        r.programs["board_glint"] = r.programs["board"]  # the same frame without it
+        for obj in r._boards.pop((AMERICAN.size, "board_glint")):
+            obj.release()
+        r._layers.board_key = None
+        without = draw()
+        assert gl.error == "GL_NO_ERROR"
+    finally:
+        r.programs["board_glint"] = glint
+        r.release()
+        gl.detect_framebuffer(0).use()  # moderngl rebinds the bound framebuffer: not a released one
+        fbo.release()
+    brighter = (with_glint - without).sum(axis=2)
+    assert brighter.min() >= -3 and (brighter > 30).sum() > 20
+
+
+def test_fxaa_strips_follow_the_board_blocks_edges():
+    from game.render.scene import _board_edge_strips
+
+    camera = Camera.preset("angled")
+    view_proj = camera.view_projection(INTERNATIONAL.size, 16 / 9)
+    strips = _board_edge_strips(view_proj, (0, 0, 1280, 720), INTERNATIONAL.size, pixels=3.0)
+    assert strips.shape == (12 * 6, 2)  # a quad (two triangles) per edge
+    # each strip is 6 pixels wide: the board's outline, not the board
+    for quad in strips.reshape(12, 6, 2):
+        a, b, c = (quad[k] * (640, 360) for k in range(3))
+        assert abs(np.hypot(*(a - b)) - 6.0) < 1e-3
+        assert np.hypot(*(b - c)) > 6.0
+    behind = view_proj.copy()
+    behind[3] = (0.0, 0.0, 0.0, -1.0)  # every point behind the camera
+    assert _board_edge_strips(behind, (0, 0, 1280, 720), INTERNATIONAL.size) is None
+
+
+def test_square_numbers_are_written_on_a_copy_of_the_kept_board_image():
+    from game.render.textures import board_image
+
+    plain = board_image(INTERNATIONAL, 200)
+    numbered = board_image(INTERNATIONAL, 200, numbers=True)
+    flipped = board_image(INTERNATIONAL, 200, numbers=True, flipped=True)
+    assert not np.array_equal(plain, numbered) and not np.array_equal(numbered, flipped)
+    assert np.array_equal(board_image(INTERNATIONAL, 200), plain)  # the kept image is unchanged
+
+
+def test_a_new_motion_scale_keeps_the_full_size_buffers(gl):
+    from game.render.scene import _Reduced
+
+    reduced = _Reduced(gl, (10, 20, 400, 300), 0.5)
+    try:
+        large = reduced.large_colour
+        assert reduced.size == (200, 150)
+        reduced.rescale(0.3)
+        assert reduced.size == (120, 90) and reduced.key is None and reduced.large_colour is large
+        assert reduced.fbo.size == (120, 90) and len(reduced.pixels) == 120 * 90 * 4
+        reduced.scale_up()
+    finally:
+        reduced.release()
