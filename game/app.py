@@ -363,7 +363,23 @@ class App:
             cursor=c.cursor_square() if c.cursor_visible else None,
             show_numbers=c.settings.square_numbers,
             animation=animation,
+            entered=c.entered_path() if c.entered else (),
+            drag_to=self._drag_point(now) if c.dragging is not None and c.dragging == c.selected else None,
         )
+
+    def _drag_point(self, now: float) -> tuple[float, float] | None:
+        """Where on the board a dragged piece is drawn: under the pointer at the height it is lifted
+        to (so it stays under the pointer whatever the camera), kept over the board."""
+        from game.render import camera_at, screen_ray
+        from game.render.animation import LIFT_HEIGHT
+
+        n = self.controller.variant.size
+        origin, d = screen_ray(camera_at(self.camera, now), n, self._viewport(), *self.ui.mouse)
+        if d[1] > -1e-6:  # the pointer is above the horizon
+            return None
+        hit = origin + (LIFT_HEIGHT - origin[1]) / d[1] * d
+        edge = n / 2 - 0.5
+        return float(min(max(hit[0], -edge), edge)), float(min(max(hit[2], -edge), edge))
 
     def _pick(self, x: int, y: int) -> tuple[int | None, bool]:
         """(square, on_board) under a window point: square None on a light square or off the board."""
