@@ -65,9 +65,8 @@ def bench_window(frames: int, size: tuple[int, int], as_json: bool = False, seed
         turn_frames = 0  # frames since the player's turn began
         count = 0
         while count < frames:
-            now = time.monotonic()
             orbit = None
-            moving = app.animation is not None and not app.animation.is_done(now)
+            moving = app.animation is not None and not app.animation.is_done(time.monotonic())
             if c.game.is_over:
                 app.dispatch(ctl.PlayAgain())
                 turn_frames = 0
@@ -78,19 +77,22 @@ def bench_window(frames: int, size: tuple[int, int], as_json: bool = False, seed
                 elif turn_frames >= IDLE_FRAMES + ORBIT_FRAMES:
                     app.dispatch(ctl.PlayMoveFromList(rng.choice(c.legal_moves())))
                     turn_frames = 0
-            if moving:
-                kind = "animating"
-            elif orbit is not None or (app.renderer is not None and not app.renderer.is_settled):
-                kind = "camera"
-            elif c.thinking:
-                kind = "thinking"
-            else:
-                kind = "idle"
+            settling = app.renderer is not None and not app.renderer.is_settled
+            thinking = c.thinking
             started = time.perf_counter()
             if orbit is not None:
                 app.dispatch(orbit)
             drew = app.step()
-            samples[kind].append((time.perf_counter() - started, drew))
+            finished = time.perf_counter()
+            if app.animation is not None and not app.animation.is_done(time.monotonic()):
+                kind = "animating"  # including the frame where the computer's move arrives and starts
+            elif orbit is not None or settling:
+                kind = "camera"
+            elif thinking:
+                kind = "thinking"
+            else:
+                kind = "idle"
+            samples[kind].append((finished - started, drew))
             count += 1
             clock.tick(60)
     finally:
