@@ -112,7 +112,8 @@ class _Loader(threading.Thread):
     def __init__(self):
         super().__init__(name="engine-loader", daemon=True)
         self.started_at = time.monotonic()
-        self.ready = threading.Event()
+        self.kernels = threading.Event()  # the move generator is loaded in this process
+        self.ready = threading.Event()  # that, and the computer's process started
         self.client_started = threading.Event()  # the worker process exists (or failed to start)
         self.client = None
         self.error: str | None = None
@@ -124,8 +125,13 @@ class _Loader(threading.Thread):
             # Compiling holds the interpreter lock for seconds at a time, which would freeze the
             # window: on a cold cache the kernels are compiled (and cached) in a process of their
             # own, and this thread only loads them from the cache.
+            # With a warm cache the move generator loads first, before the computer's process
+            # competes for the processor: the 3D board waits for it (see App.step).
             compiler = None
-            if not kernels_cached():
+            if kernels_cached():
+                warm_up_kernels()
+                self.kernels.set()
+            else:
                 compiler = multiprocessing.get_context("spawn").Process(target=warm_up_kernels,
                                                                        name="checkers-compile", daemon=True)
                 compiler.start()
@@ -137,7 +143,8 @@ class _Loader(threading.Thread):
                 self.client_started.set()
             if compiler is not None:
                 compiler.join()
-            warm_up_kernels()
+                warm_up_kernels()
+                self.kernels.set()
         except Exception as exc:  # shown on the mode screen; the game can't be played without the rules
             self.error = f"{type(exc).__name__}: {exc}"
         self.client_started.set()
@@ -231,7 +238,7 @@ class App:
         if self._ready and (self.animation is None or self.animation.is_done(now)):
             c.update()  # the computer's reply waits until the last move has been shown
         self._follow_controller(now)
-        if self.renderer is None and self.frames > 0 and self.loader.ready.is_set() and "engine.position" in sys.modules:
+        if self.renderer is None and self.frames > 0 and self.loader.kernels.is_set():
             # after the first frame (the window shows the mode screen meanwhile) and once the move
             # generator is loaded: the renderer's first frame rehearses a move, which would compile
             # the kernels here, freezing the window, on a cold cache
