@@ -452,13 +452,13 @@ class _Screen:
 
     def _keeps_back_buffer(self) -> bool:
         """Whether the back buffer still holds the last frame after a flip: two flips of two
-        colours, then read back (a driver that swaps between two buffers would show the first)."""
+        shades, then read back (a driver that swaps between two buffers would show the first)."""
         import pygame
 
         screen = self.ctx.screen
         screen.use()
         self.ctx.viewport, self.ctx.scissor = (0, 0, 1, 1), None
-        for colour in ((1.0, 0.0, 0.0), BACKGROUND):
+        for colour in (tuple(v + 0.05 for v in BACKGROUND), BACKGROUND):  # close: no visible flash
             self.ctx.clear(*colour)
             pygame.display.flip()
         pixel = screen.read(viewport=(0, 0, 1, 1), components=3)
