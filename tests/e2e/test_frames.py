@@ -1,0 +1,50 @@
+"""The window draws only what changed: a frame where nothing changed draws nothing, and what is
+drawn matches a full redraw (real window under Xvfb, in this process)."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+
+def _pixels(app) -> np.ndarray:
+    data = app.ctx.screen.read(components=3)
+    return np.frombuffer(data, dtype=np.uint8).reshape(app.size[1], app.size[0], 3)
+
+
+def test_still_frames_draw_nothing_and_partial_frames_match_a_full_redraw(display, tmp_path, monkeypatch):
+    monkeypatch.setenv("DISPLAY", display)
+    monkeypatch.setenv("CHECKERS3D_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    monkeypatch.delenv("SDL_VIDEODRIVER", raising=False)
+    from game import controller as ctl
+    from game.app import App
+
+    app = App((1000, 700))
+    try:
+        deadline = time.monotonic() + 300
+        while not (app._ready and app.renderer is not None):
+            assert time.monotonic() < deadline, "the engine never became ready"
+            app.step()
+        app.dispatch(ctl.StartGame(None))
+
+        def settle():
+            for _ in range(200):
+                if not app.step():
+                    return
+            raise AssertionError("the window kept drawing with nothing changing")
+
+        settle()
+        assert not app.step(), "a frame where nothing changed draws nothing"
+        app.dispatch(ctl.SquarePressed(app.controller.legal_moves()[0].start))  # a selection: board and panel change
+        assert app.step(), "a change is drawn"
+        settle()
+        if not app.screen.keeps_back_buffer:  # every drawn frame is a full one there; nothing to compare
+            return
+        partial = _pixels(app)
+        app.screen.invalidate()
+        assert app.step()
+        assert np.array_equal(_pixels(app), partial), "drawing only the changed parts gives the full picture"
+    finally:
+        app.close()
