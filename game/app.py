@@ -423,6 +423,9 @@ class App:
             # a worker busy compiling reads no Quit: don't wait long before ending it, so that a
             # session or tool that kills the game shortly after asking it to close finds it gone
             self.loader.client.close(timeout=0.3)
+        from game.ui import theme
+
+        theme.forget_fonts()
         pygame.quit()
 
 

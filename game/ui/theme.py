@@ -55,12 +55,18 @@ def _font_file(bold: bool) -> str | None:
 _fonts: dict[tuple[int, bool], pygame.font.Font] = {}
 
 
+def forget_fonts() -> None:
+    """Drop the cached fonts and text: call before ``pygame.quit`` (they are invalid after it, even
+    once pygame is initialised again)."""
+    _fonts.clear()
+    text.cache_clear()
+
+
 def font(size: int, bold: bool = False) -> pygame.font.Font:
     """A font ``size`` pixels high (cached; fonts from before a ``pygame.quit`` are dropped)."""
     if not pygame.font.get_init():
         pygame.font.init()
-        _fonts.clear()
-        text.cache_clear()
+        forget_fonts()
     key = (size, bold)
     if key not in _fonts:
         path = _font_file(bold)
