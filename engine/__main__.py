@@ -23,7 +23,7 @@ from . import _board
 from ._movegen import perft
 from .game import Game
 from .position import IllegalMoveError, InvalidFenError, Position
-from .variants import Variant, variant_named
+from .variants import variant_named
 
 
 def _position(args) -> Position:

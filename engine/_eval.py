@@ -42,7 +42,7 @@ import numpy as np
 
 from . import _board
 from ._jit import kernel
-from ._movegen import bit_count as popcount, low_bit as lsb
+from ._movegen import lsb, popcount
 from .variants import AMERICAN, INTERNATIONAL, Variant
 
 ONE = np.uint64(1)

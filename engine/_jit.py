@@ -1,5 +1,35 @@
-"""The one decorator every kernel uses: nopython, cached on disk, releasing the GIL."""
+"""The one decorator every kernel uses (nopython, cached on disk, releasing the GIL), and where the
+compiled code is kept.
 
+numba checks only a kernel's own source file when it loads a cached kernel, not the files of the
+kernels it calls and inlines: after an edit to ``_movegen.py`` (or an upgrade of the game) a cached
+search kernel would still run the old move generator. So the cache lives in a folder named after a
+hash of every kernel source file: any change to them starts a fresh cache. ``NUMBA_CACHE_DIR``, when
+set, is the parent of that folder; otherwise it is the user's cache directory.
+"""
+
+import hashlib
+import os
+from pathlib import Path
+
+import numba
 from numba import njit
 
+
+def _cache_dir() -> str | None:
+    digest = hashlib.sha1()
+    for path in sorted(Path(__file__).parent.glob("_*.py")):
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    base = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "checkers3d", "numba")
+    folder = os.path.join(base, digest.hexdigest()[:16])
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError:  # nowhere to write: numba falls back to its own places
+        return None
+    return folder
+
+
+numba.config.CACHE_DIR = _cache_dir() or numba.config.CACHE_DIR
 kernel = njit(cache=True, nogil=True)

@@ -32,34 +32,6 @@ MAX_PATH = 24
 S_STATE, S_CUR, S_DIR, S_LAND, S_FOUND, S_PATH = 0, 1, 2, 3, 4, 5
 
 
-def _debruijn_table():
-    magic = 0x03F79D71B4CB0A89
-    table = np.zeros(64, dtype=np.int64)
-    for i in range(64):
-        table[((1 << i) * magic & 0xFFFFFFFFFFFFFFFF) >> 58] = i
-    assert len(set(table.tolist())) == 64
-    return table
-
-
-_DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
-_DEBRUIJN_TABLE = _debruijn_table()
-
-
-@kernel
-def lsb(x):
-    """Index of the lowest set bit of a non-zero uint64."""
-    low = x & (~x + ONE)
-    return _DEBRUIJN_TABLE[(low * _DEBRUIJN) >> np.uint64(58)]
-
-
-@kernel
-def popcount(x):
-    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
-
-
 @intrinsic
 def _ctpop(typingctx, x):
     """LLVM's population count (one POPCNT instruction on the host CPU)."""
@@ -77,14 +49,14 @@ def _cttz(typingctx, x):
 
 
 @kernel
-def bit_count(x):
-    """``popcount`` in one instruction: the number of set bits of a uint64."""
+def popcount(x):
+    """The number of set bits of a uint64, in one instruction."""
     return np.int64(_ctpop(np.uint64(x)))
 
 
 @kernel
-def low_bit(x):
-    """``lsb`` in one instruction: the index of the lowest set bit of a non-zero uint64."""
+def lsb(x):
+    """The index of the lowest set bit of a non-zero uint64, in one instruction."""
     return np.int64(_cttz(np.uint64(x)))
 
 
@@ -283,10 +255,20 @@ def new_scratch():
 
 
 @kernel
-def _flying_jumpers(my_kings, them, empty, nbr):
-    """The flying kings among ``my_kings`` that have a first capture: the first piece along some
-    diagonal is an enemy piece with an empty square right behind it."""
-    out = ZERO
+def has_capture(us, them, kings, color, rules, masks, nbr):
+    """Whether the side ``color`` owning ``us`` has a capture: some piece has a first jump (cheaper than
+    generating the moves). A flying king's first jump: the first piece along a diagonal is an enemy
+    piece with an empty square right behind it."""
+    empty = masks[M_VALID] & ~(us | them)
+    w = rules[R_WIDTH]
+    men = us & ~kings
+    my_kings = us & kings
+    fwd_lo = 0 if color == 0 else 2
+    cap_lo, cap_hi = (0, 4) if rules[R_MEN_BACK] else (fwd_lo, fwd_lo + 2)
+    if _jumpers(men, them, empty, cap_lo, cap_hi, w):
+        return True
+    if rules[R_FLYING] == 0:
+        return _jumpers(my_kings, them, empty, 0, 4, w) != ZERO
     b = my_kings
     while b:
         frm = lsb(b)
@@ -298,9 +280,8 @@ def _flying_jumpers(my_kings, them, empty, nbr):
             if n >= 0 and (them >> np.uint64(n)) & ONE:
                 beyond = nbr[d, n]
                 if beyond >= 0 and (empty >> np.uint64(beyond)) & ONE:
-                    out |= ONE << np.uint64(frm)
-                    break
-    return out
+                    return True
+    return False
 
 
 @kernel
@@ -308,17 +289,14 @@ def count_moves(us, them, kings, color, rules, masks, nbr, scratch, capstk, out_
                 route_len):
     """How many legal moves ``generate`` would return, without listing plain moves one by one (perft's
     bulk count at the last ply). Positions with a capture are handed to ``generate``."""
+    if has_capture(us, them, kings, color, rules, masks, nbr):
+        return generate(us, them, kings, color, rules, masks, nbr, False, scratch, capstk, out_from, out_to, out_cap,
+                        routes, route_len)
     empty = masks[M_VALID] & ~(us | them)
     w = rules[R_WIDTH]
     men = us & ~kings
     my_kings = us & kings
-    fwd_lo = 0 if color == 0 else 2
-    cap_lo, cap_hi = (0, 4) if rules[R_MEN_BACK] else (fwd_lo, fwd_lo + 2)
     flying = rules[R_FLYING] != 0
-    if _jumpers(men, them, empty, cap_lo, cap_hi, w) or (
-            _flying_jumpers(my_kings, them, empty, nbr) if flying else _jumpers(my_kings, them, empty, 0, 4, w)):
-        return generate(us, them, kings, color, rules, masks, nbr, False, scratch, capstk, out_from, out_to, out_cap,
-                        routes, route_len)
     s1 = np.uint64(w)
     s2 = np.uint64(w + 1)
     if color == 0:

@@ -20,11 +20,10 @@ move has code 0; killers, the hash move and the PV compare codes.
 
 import numpy as np
 
-from ._board import M_PROMO_BLACK, M_PROMO_WHITE, M_VALID, R_FLYING, R_MEN_BACK, R_WIDTH
+from ._board import M_VALID, R_FLYING, R_WIDTH
 from ._eval import evaluate
 from ._jit import kernel
-from ._movegen import MAX_MOVES, _jumpers, generate, make_move
-from ._movegen import bit_count as popcount, low_bit as lsb
+from ._movegen import MAX_MOVES, generate, has_capture, lsb, make_move, popcount
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
@@ -80,34 +79,6 @@ def position_key(white, black, kings, color, zob):
     if color == 1:
         key ^= zob[4, 0]
     return key
-
-
-@kernel
-def has_capture(us, them, kings, color, rules, masks, nbr):
-    """Whether the side ``color`` owning ``us`` has a capture (cheaper than generating the moves)."""
-    empty = masks[M_VALID] & ~(us | them)
-    w = rules[R_WIDTH]
-    men = us & ~kings
-    my_kings = us & kings
-    fwd_lo = 0 if color == 0 else 2
-    cap_lo, cap_hi = (0, 4) if rules[R_MEN_BACK] else (fwd_lo, fwd_lo + 2)
-    if _jumpers(men, them, empty, cap_lo, cap_hi, w):
-        return True
-    if rules[R_FLYING] == 0:
-        return _jumpers(my_kings, them, empty, 0, 4, w) != ZERO
-    b = my_kings
-    while b:
-        frm = lsb(b)
-        b &= b - ONE
-        for d in range(4):
-            n = nbr[d, frm]
-            while n >= 0 and (empty >> np.uint64(n)) & ONE:
-                n = nbr[d, n]
-            if n >= 0 and (them >> np.uint64(n)) & ONE:
-                beyond = nbr[d, n]
-                if beyond >= 0 and (empty >> np.uint64(beyond)) & ONE:
-                    return True
-    return False
 
 
 @kernel
