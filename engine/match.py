@@ -5,6 +5,11 @@ rules (no moves, repetition, the 40/25-move rule, the endgame rule). The players
 draw offers, so a draw is always one the rules declare. A game still going after ``max_plies`` plies
 is adjudicated a draw (a safety net: the move-limit rules end real games long before).
 
+Resign adjudication (off unless ``--resign SCORE`` is given, as cutechess-cli's ``-resign``): a game
+is scored as won once both players' searches have agreed for ``--resign-moves`` moves each in a row
+that one side is ahead by at least SCORE centi-men (each player's own score, from its own side). It
+spares the minutes a clearly won ending takes to play out; a random move (Easy) breaks the streak.
+
 Scoring (as cutechess-cli and fishtest's trinomial model do it), from A's side over N games with W
 wins, D draws and L losses:
 
@@ -38,6 +43,7 @@ from .variants import Color, Variant
 Z95 = 1.959964  # two-sided 95% quantile of the normal distribution
 DEFAULT_MAX_PLIES = 400
 DEFAULT_TT_MB = 16  # per player; a match runs two players per process
+DEFAULT_RESIGN_MOVES = 4
 
 
 @dataclass(frozen=True)
@@ -160,7 +166,7 @@ class GameResult:
     opening: str
     a_first: bool
     result: str  # 'white', 'black' or 'draw'
-    reason: str  # an Outcome reason, or 'adjudicated'
+    reason: str  # an Outcome reason, 'adjudicated' (a draw at max_plies) or 'resigned' (see the docstring)
     plies: int
     points: float
     moves: str
@@ -181,16 +187,33 @@ def _searcher(side: str, player: Player):
 
 
 def _move(searcher, player: Player, game: Game, rng):
+    """The player's SearchResult; a random move has depth 0."""
     from .search import Limits, choose_move
 
     if player.level is not None:
-        return choose_move(searcher, game, player.level, rng).move
-    return searcher.search(game, Limits(depth=player.depth, movetime=player.movetime, nodes=player.nodes)).move
+        return choose_move(searcher, game, player.level, rng)
+    return searcher.search(game, Limits(depth=player.depth, movetime=player.movetime, nodes=player.nodes))
+
+
+def _resigning(scores: list, resign: int, moves: int):
+    """The side (a Color) both players agree is lost: the last ``moves`` scores of each player, all
+    from the first player's view, are at most ``-resign`` (or all at least ``resign``: the second
+    player lost). None while they don't agree."""
+    recent = scores[-2 * moves:]
+    if len(recent) < 2 * moves or any(s is None for s in recent):
+        return None
+    if all(s >= resign for s in recent):
+        return "second"
+    if all(s <= -resign for s in recent):
+        return "first"
+    return None
 
 
 def play_game(variant: Variant, opening: str, a: Player, b: Player, a_first: bool, index: int, seed: int,
-              max_plies: int = DEFAULT_MAX_PLIES) -> GameResult:
-    """Play the opening's moves, then A and B in turn until the Game record ends the game."""
+              max_plies: int = DEFAULT_MAX_PLIES, resign: int | None = None,
+              resign_moves: int = DEFAULT_RESIGN_MOVES) -> GameResult:
+    """Play the opening's moves, then A and B in turn until the Game record ends the game (or, with
+    ``resign``, until both agree one side is lost: see the module docstring)."""
     game = Game(variant)
     for text in opening.split():
         game.play(text)
@@ -199,12 +222,23 @@ def play_game(variant: Variant, opening: str, a: Player, b: Player, a_first: boo
         s.new_game()  # each game starts with an empty table, so a game depends only on its seed
     rng = random.Random(seed)
     first = variant.first_player
-    while not game.is_over and game.ply < max_plies:
-        a_to_move = (game.turn is first) == a_first
-        key, player = ("a", a) if a_to_move else ("b", b)
-        game.play(_move(searchers[key], player, game, rng))
+    scores: list[int | None] = []  # each searched move's score from the first player's view
+    loser = None
+    while not game.is_over and game.ply < max_plies and loser is None:
+        first_to_move = game.turn is first
+        key, player = ("a", a) if first_to_move == a_first else ("b", b)
+        found = _move(searchers[key], player, game, rng)
+        game.play(found.move)
+        scores.append(None if found.depth == 0 else found.score if first_to_move else -found.score)
+        if resign:
+            loser = _resigning(scores, resign, resign_moves)
     outcome = game.outcome
-    result, reason = (outcome.result, outcome.reason) if outcome else ("draw", "adjudicated")
+    if outcome:
+        result, reason = outcome.result, outcome.reason
+    elif loser:
+        result, reason = (first.opponent if loser == "first" else first).label, "resigned"
+    else:
+        result, reason = "draw", "adjudicated"
     a_color = first if a_first else first.opponent
     points = 0.5 if result == "draw" else float(result == Color(a_color).label)
     moves = " ".join(pos.move_text(m) for pos, m in zip(game.positions, game.moves))
@@ -249,13 +283,16 @@ def _finite(x: float):
 
 
 def run_match(variant: Variant, a: Player, b: Player, games: int, concurrency: int = 1, seed: int = 1,
-              max_plies: int = DEFAULT_MAX_PLIES, on_game=None) -> MatchResult:
+              max_plies: int = DEFAULT_MAX_PLIES, on_game=None, resign: int | None = None,
+              resign_moves: int = DEFAULT_RESIGN_MOVES) -> MatchResult:
     """Play ``games`` games (rounded up to even: each opening with both colours). Openings are taken
     from the variant's set in a seeded random order without repeats until the set runs out."""
     if games < 1:
         raise ValueError(f"--games must be at least 1, not {games}")
     if concurrency < 1:
         raise ValueError(f"--concurrency must be at least 1, not {concurrency}")
+    if resign is not None and (resign < 1 or resign_moves < 1):
+        raise ValueError(f"--resign needs a positive score and --resign-moves at least 1, not {resign}, {resign_moves}")
     book = openings_for(variant)
     order = np.random.default_rng(seed).permutation(len(book))
     pairs = (games + 1) // 2
@@ -264,7 +301,8 @@ def run_match(variant: Variant, a: Player, b: Player, games: int, concurrency: i
         opening = book[int(order[i % len(book)])]
         for a_first in (True, False):
             index = len(jobs)
-            jobs.append((variant, opening, a, b, a_first, index, seed * 100_003 + index, max_plies))
+            jobs.append((variant, opening, a, b, a_first, index, seed * 100_003 + index, max_plies, resign,
+                         resign_moves))
     start = time.perf_counter()
     results = []
     if concurrency == 1:
@@ -295,6 +333,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=1, help="opening order and the levels' random choices")
     p.add_argument("--max-plies", type=int, default=DEFAULT_MAX_PLIES,
                    help=f"adjudicate a draw after this many plies (default {DEFAULT_MAX_PLIES})")
+    p.add_argument("--resign", type=int, default=None, metavar="SCORE",
+                   help="score a game as won once both players see one side ahead by SCORE centi-men "
+                        "(off by default)")
+    p.add_argument("--resign-moves", type=int, default=DEFAULT_RESIGN_MOVES,
+                   help=f"... for this many moves each in a row (default {DEFAULT_RESIGN_MOVES})")
 
 
 def cmd_match(args) -> int:
@@ -307,7 +350,7 @@ def cmd_match(args) -> int:
               f"A scores {g.points}", file=sys.stderr, flush=True)
 
     match = run_match(args.variant, args.a, args.b, args.games, args.concurrency, args.seed, args.max_plies,
-                      on_game=progress)
+                      on_game=progress, resign=args.resign, resign_moves=args.resign_moves)
     s = match.summary()
     if args.json:
         print(json.dumps({**s, "game_list": [asdict(g) for g in match.games]}))

@@ -14,7 +14,7 @@ import pytest
 from engine import AMERICAN, INTERNATIONAL
 from engine._eval import WEIGHTS
 from engine.game import Game
-from engine.match import Player, elo, elo_with_margin, run_match
+from engine.match import Player, _resigning, elo, elo_with_margin, run_match
 from engine.openings import AMERICAN_BALLOTS, INTERNATIONAL_OPENINGS, openings_for
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -103,6 +103,29 @@ def test_tiny_match_runs_to_the_end():
     s = match.summary()
     assert s["wins"] + s["draws"] + s["losses"] == 4
     assert s["score"] == pytest.approx(sum(g.points for g in match.games) / 4)
+
+
+def test_resign_needs_both_players_to_agree_for_the_whole_streak():
+    assert _resigning([320, 310, 400, 305], 300, 2) == "second"
+    assert _resigning([-320, -310, -400, -305], 300, 2) == "first"
+    assert _resigning([320, 310, 400, 299], 300, 2) is None  # one player sees less than the margin
+    assert _resigning([320, None, 400, 305], 300, 2) is None  # a random move breaks the streak
+    assert _resigning([310, 400, 305], 300, 2) is None  # too short
+    assert _resigning([-500, 320, 310, 400, 305], 300, 2) == "second"  # only the last moves count
+
+
+def test_resigned_games_are_won_and_unfinished():
+    a, b = Player(depth=1, tt_mb=1), Player(depth=5, tt_mb=1)
+    match = run_match(AMERICAN, a, b, games=4, seed=5, resign=200, resign_moves=2)
+    resigned = [g for g in match.games if g.reason == "resigned"]
+    assert resigned, [g.reason for g in match.games]
+    for g in resigned:
+        game = Game(AMERICAN)
+        for text in g.moves.split():
+            game.play(text)
+        assert not game.is_over and g.result in ("white", "black") and g.points in (0.0, 1.0)
+    with pytest.raises(ValueError, match="resign"):
+        run_match(AMERICAN, a, b, games=2, resign=0, resign_moves=2)
 
 
 def test_match_command_line():
