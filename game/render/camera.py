@@ -67,25 +67,19 @@ class Camera:
 
     def eye(self, board_size: int, aspect: float) -> np.ndarray:
         """The camera's position in world units."""
-        d = fit(board_size, round(self.pitch, 2), round(aspect, 3))[0] * self.zoom
-        return _orbit_eye(self.yaw, self.pitch, d)
+        return np.array(_eye(self.yaw, self.pitch, self.zoom, board_size, round(aspect, 3)))
 
     def view_matrix(self, board_size: int, aspect: float) -> np.ndarray:
         """World to camera (4x4, column vectors: ``clip = proj @ view @ p``)."""
-        return _view(self.yaw, self.pitch, self.eye(board_size, aspect))
+        return _matrices(self.yaw, self.pitch, self.zoom, board_size, round(aspect, 3))[0].copy()
 
     def projection_matrix(self, board_size: int, aspect: float) -> np.ndarray:
         """Camera to clip space, with near and far planes around the board."""
-        d = np.linalg.norm(self.eye(board_size, aspect))
-        e = half_extent(board_size) * 1.5
-        m = perspective(FOV_Y, aspect, max(0.1, d - e - 2.0), d + e + 2.0)
-        # centre the fitted board: shift the picture in NDC (a lens shift, so nothing turns)
-        m[1, :] += fit(board_size, round(self.pitch, 2), round(aspect, 3))[1] * m[3, :]
-        return m
+        return _matrices(self.yaw, self.pitch, self.zoom, board_size, round(aspect, 3))[1].copy()
 
     def view_projection(self, board_size: int, aspect: float) -> np.ndarray:
         """``projection @ view`` as float64 4x4."""
-        return self.projection_matrix(board_size, aspect) @ self.view_matrix(board_size, aspect)
+        return _matrices(self.yaw, self.pitch, self.zoom, board_size, round(aspect, 3))[2].copy()
 
 
 @dataclass(frozen=True)
@@ -129,26 +123,53 @@ def perspective(fov_y_degrees: float, aspect: float, near: float, far: float) ->
     return m
 
 
-def _orbit_eye(yaw: float, pitch: float, distance: float) -> np.ndarray:
+def _orbit_eye(yaw: float, pitch: float, distance: float) -> tuple[float, float, float]:
     y, p = math.radians(yaw), math.radians(pitch)
     # yaw 0 puts the eye on the +z side (the first player's), looking towards -z
-    return np.array([distance * math.cos(p) * math.sin(y), distance * math.sin(p),
-                     distance * math.cos(p) * math.cos(y)])
+    return (distance * math.cos(p) * math.sin(y), distance * math.sin(p), distance * math.cos(p) * math.cos(y))
 
 
-def _view(yaw: float, pitch: float, eye: np.ndarray) -> np.ndarray:
-    forward = -eye / np.linalg.norm(eye)
-    y = math.radians(yaw)
+def _cross(a, b) -> tuple[float, float, float]:
+    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
+
+
+def _basis(yaw: float, pitch: float):
+    """The camera's right, up and forward unit vectors (plain floats: this runs in the camera's
+    hot paths, where numpy's per-call cost on 3-vectors would dominate)."""
+    y, p = math.radians(yaw), math.radians(pitch)
+    forward = (-math.cos(p) * math.sin(y), -math.sin(p), -math.cos(p) * math.cos(y))
     # "Up" on screen is the direction away from the player across the board; using it instead of
     # world up keeps the matrix well defined when looking straight down.
-    away = np.array([-math.sin(y), 0.0, -math.cos(y)])
-    right = np.cross(forward, away if pitch > 89.0 else np.array([0.0, 1.0, 0.0]))
-    right /= np.linalg.norm(right)
-    up = np.cross(right, forward)
-    m = np.identity(4)
-    m[0, :3], m[1, :3], m[2, :3] = right, up, -forward
-    m[:3, 3] = -m[:3, :3] @ eye
-    return m
+    ref = (-math.sin(y), 0.0, -math.cos(y)) if pitch > 89.0 else (0.0, 1.0, 0.0)
+    right = _cross(forward, ref)
+    n = math.sqrt(right[0] ** 2 + right[1] ** 2 + right[2] ** 2)
+    right = (right[0] / n, right[1] / n, right[2] / n)
+    return right, _cross(right, forward), forward
+
+
+def _view(yaw: float, pitch: float, eye) -> np.ndarray:
+    right, up, forward = _basis(yaw, pitch)
+    back = tuple(-f for f in forward)
+    rows = [(*axis, -(axis[0] * eye[0] + axis[1] * eye[1] + axis[2] * eye[2])) for axis in (right, up, back)]
+    return np.array([*rows, (0.0, 0.0, 0.0, 1.0)])
+
+
+def _eye(yaw: float, pitch: float, zoom: float, board_size: int, aspect: float) -> tuple[float, float, float]:
+    return _orbit_eye(yaw, pitch, fit(board_size, round(pitch, 2), aspect)[0] * zoom)
+
+
+@functools.lru_cache(maxsize=64)
+def _matrices(yaw: float, pitch: float, zoom: float, board_size: int, aspect: float):
+    """(view, projection, projection @ view) of a camera; cached, as a frame asks for them many
+    times (callers get copies)."""
+    eye = _eye(yaw, pitch, zoom, board_size, aspect)
+    view = _view(yaw, pitch, eye)
+    d = math.sqrt(eye[0] ** 2 + eye[1] ** 2 + eye[2] ** 2)
+    e = half_extent(board_size) * 1.5
+    proj = perspective(FOV_Y, aspect, max(0.1, d - e - 2.0), d + e + 2.0)
+    # centre the fitted board: shift the picture in NDC (a lens shift, so nothing turns)
+    proj[1, :] += fit(board_size, round(pitch, 2), aspect)[1] * proj[3, :]
+    return view, proj, proj @ view
 
 
 @functools.lru_cache(maxsize=256)
@@ -156,20 +177,30 @@ def fit(board_size: int, pitch: float, aspect: float, margin: float = 0.92) -> t
     """(distance, vertical shift in NDC) at which the whole board (frame and thickness included),
     seen from the side with the given pitch, just fits in ``margin`` of the viewport and sits in
     its middle (perspective makes the near edge larger, so the picture is shifted to balance it).
-    Independent of yaw within a side, so orbiting turns the board without zooming it."""
+    Independent of yaw within a side, so orbiting turns the board without zooming it.
+
+    A bisection on the distance, in plain floats: the camera looks at the board's centre, so a
+    corner's picture is (right . v, up . v) / (forward . v) scaled by the lens, v = corner - eye."""
     e = half_extent(board_size)
-    corners = np.array([[sx * e, y, sz * e, 1.0] for sx in (-1, 1) for sz in (-1, 1) for y in (0.0, -BOARD_THICKNESS)])
+    corners = [(sx * e, y, sz * e) for sx in (-1, 1) for sz in (-1, 1) for y in (0.0, -BOARD_THICKNESS)]
+    right, up, forward = _basis(0.0, pitch)
+    f = 1.0 / math.tan(math.radians(FOV_Y) / 2)
     lo, hi = 1.0, 200.0
     shift = 0.0
     for _ in range(40):
         d = (lo + hi) / 2
         eye = _orbit_eye(0.0, pitch, d)
-        m = perspective(FOV_Y, aspect, 0.1, 1000.0) @ _view(0.0, pitch, eye)
-        clip = corners @ m.T
-        ndc = clip[:, :2] / clip[:, 3:4]
-        y_lo, y_hi = ndc[:, 1].min(), ndc[:, 1].max()
-        if np.all(clip[:, 3] > 0) and np.abs(ndc[:, 0]).max() <= margin and (y_hi - y_lo) / 2 <= margin:
-            hi, shift = d, -(y_hi + y_lo) / 2
+        xs, ys, fits = [], [], True
+        for c in corners:
+            v = (c[0] - eye[0], c[1] - eye[1], c[2] - eye[2])
+            w = forward[0] * v[0] + forward[1] * v[1] + forward[2] * v[2]
+            if w <= 0:
+                fits = False
+                break
+            xs.append(f / aspect * (right[0] * v[0] + right[1] * v[1] + right[2] * v[2]) / w)
+            ys.append(f * (up[0] * v[0] + up[1] * v[1] + up[2] * v[2]) / w)
+        if fits and max(abs(x) for x in xs) <= margin and (max(ys) - min(ys)) / 2 <= margin:
+            hi, shift = d, -(max(ys) + min(ys)) / 2
         else:
             lo = d
     return hi, float(shift)
