@@ -841,8 +841,10 @@ class Controller:
             raise ValueError(f"not a saved game: {err!r}") from None
 
     def close(self) -> None:
-        """Stop the computer; the game is already saved after every move."""
+        """Stop the computer and let the last save reach the disk (saved after every move)."""
         self._stop_computer()
+        if self.storage is not None:
+            self.storage.flush()
 
 
 

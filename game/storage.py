@@ -2,7 +2,10 @@
 
 Three small JSON files in the user data directory (``platformdirs``; ``CHECKERS3D_DATA_DIR`` overrides
 it, for tests). Every write goes to a temporary file first and replaces the old one with
-``os.replace``, so a crash mid-write never leaves half a file. A file that can't be read (truncated,
+``os.replace``, so a crash mid-write never leaves half a file. The writing (and its ``fsync``, which
+can take tens of milliseconds on a busy disk) happens on a background thread, so saving after a move
+never stalls a frame; reads, :meth:`Storage.take_notes` and :meth:`Storage.flush` wait for the writes
+queued before them. A file that can't be read (truncated,
 corrupt, or holding the wrong content) never stops the game from starting: it is renamed aside as
 ``NAME.corrupt-<time>``, a note for the player is queued (:meth:`Storage.take_notes`) and the game
 starts fresh.
@@ -14,6 +17,7 @@ import dataclasses
 import json
 import os
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any, Callable
@@ -32,6 +36,50 @@ def data_dir() -> Path:
     return Path(platformdirs.user_data_dir("checkers3d", appauthor=False))
 
 
+class _Writer:
+    """One background thread that writes files in the order asked, the latest content of a file
+    replacing an older one still waiting (only the last state matters)."""
+
+    def __init__(self):
+        self._lock = threading.Condition()
+        self._pending: dict[Path, tuple[Callable[[Path, str | None], None], str | None]] = {}
+        self._writing = False
+        self._thread: threading.Thread | None = None
+
+    def submit(self, path: Path, write: Callable[[Path, str | None], None], text: str | None) -> None:
+        with self._lock:
+            self._pending.pop(path, None)  # re-queued last, so files keep the order of their last writes
+            self._pending[path] = (write, text)
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._run, name="storage-writer", daemon=True)
+                self._thread.start()
+            self._lock.notify_all()
+
+    def flush(self) -> None:
+        """Wait until everything queued so far is written."""
+        with self._lock:
+            while self._pending or self._writing:
+                self._lock.wait()
+
+    def _run(self) -> None:
+        while True:
+            with self._lock:
+                while not self._pending:
+                    self._lock.wait()
+                path = next(iter(self._pending))
+                write, text = self._pending.pop(path)
+                self._writing = True
+            try:
+                write(path, text)
+            finally:
+                with self._lock:
+                    self._writing = False
+                    self._lock.notify_all()
+
+
+_writer = _Writer()
+
+
 class Storage:
     """Reads and writes the saved game, the results table and the settings."""
 
@@ -44,14 +92,21 @@ class Storage:
 
     def take_notes(self) -> list[str]:
         """Messages for the player (a file set aside ...), each returned once."""
+        _writer.flush()
         notes, self._notes = self._notes, []
         return notes
+
+    @staticmethod
+    def flush() -> None:
+        """Wait until every write asked for so far is on disk (before closing, or reading a file)."""
+        _writer.flush()
 
     # --- files ----------------------------------------------------------------------------------
 
     def _read(self, name: str, what: str, check: Callable[[Any], Any]):
         """The checked content of ``name``, or None when it is missing or unusable (then set aside)."""
         path = self.directory / name
+        _writer.flush()
         try:
             raw = path.read_bytes()
         except FileNotFoundError:
@@ -75,17 +130,25 @@ class Storage:
             self._notes.append(f"Your {what} could not be read; a fresh one was started.")
 
     def _write(self, name: str, data) -> None:
-        """Atomic write: a temporary file in the same directory, then ``os.replace``. A failure to write
-        (read-only disk ...) is reported once and never stops the game."""
+        """Queue ``data`` for ``name`` (turned into text now: the caller may change it afterwards)."""
+        _writer.submit(self.directory / name, self._write_now, json.dumps(data, indent=1))
+
+    def _write_now(self, path: Path, text: str | None) -> None:
+        """On the writer thread: an atomic write (a temporary file in the same directory, then
+        ``os.replace``), or the file's removal when ``text`` is None. A failure (read-only disk ...)
+        is reported once and never stops the game."""
         try:
+            if text is None:
+                path.unlink(missing_ok=True)
+                return
             self.directory.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=f".{name}.", dir=self.directory)
+            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=self.directory)
             try:
                 with os.fdopen(fd, "w", encoding="utf-8") as f:
-                    json.dump(data, f, indent=1)
+                    f.write(text)
                     f.flush()
                     os.fsync(f.fileno())
-                os.replace(tmp, self.directory / name)
+                os.replace(tmp, path)
             except BaseException:
                 os.unlink(tmp)
                 raise
@@ -110,10 +173,7 @@ class Storage:
         return self._read(self.GAME, "saved game", check)
 
     def clear_game(self) -> None:
-        try:
-            (self.directory / self.GAME).unlink()
-        except FileNotFoundError:
-            pass
+        _writer.submit(self.directory / self.GAME, self._write_now, None)
 
     # --- results --------------------------------------------------------------------------------
 

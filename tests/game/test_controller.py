@@ -468,6 +468,7 @@ def test_a_finished_game_is_not_restored(make, storage, opponent):
 def test_a_corrupt_saved_game_is_set_aside_and_the_game_starts_fresh(make, storage, opponent):
     c = make()
     press(c, "c3", "d4")
+    storage.flush()  # the save is written on a background thread
     path = storage.directory / storage.GAME
     path.write_text(path.read_text()[:40])
     again = Controller(opponent=opponent, storage=storage)

@@ -34,6 +34,7 @@ def test_unknown_or_wrong_typed_settings_fall_back_to_defaults(storage):
 def test_writes_are_atomic_and_leave_no_temporary_files(storage):
     for i in range(5):
         storage.save_game({"n": i})
+    storage.flush()
     assert sorted(p.name for p in storage.directory.iterdir()) == [Storage.GAME]
     assert json.loads((storage.directory / Storage.GAME).read_text())["n"] == 4
 
@@ -73,6 +74,26 @@ def test_an_unwritable_directory_never_stops_the_game(tmp_path):
     assert s.load_game(lambda d: d) is None
     notes = s.take_notes()
     assert notes and all("Couldn't" in n for n in notes)
+
+
+def test_writes_happen_off_the_callers_thread_in_order(storage, monkeypatch):
+    import threading
+
+    writers = []
+    write = Storage._write_now
+
+    def spy(self, path, text):
+        writers.append((threading.current_thread() is threading.main_thread(), path.name))
+        write(self, path, text)
+
+    monkeypatch.setattr(Storage, "_write_now", spy)
+    storage.save_game({"n": 1})
+    storage.clear_game()
+    storage.save_settings(Settings(sound=False))
+    storage.flush()
+    assert writers and not any(main for main, _ in writers)
+    assert not (storage.directory / Storage.GAME).exists()  # the removal came after the save
+    assert Storage(storage.directory).load_settings().sound is False
 
 
 def test_empty_file_is_set_aside(storage):
