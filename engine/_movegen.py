@@ -62,7 +62,7 @@ def lsb(x):
 
 @kernel
 def _record(frm, to, cap, ncap, majority, record, scratch, out_from, out_to, out_cap, routes, route_len):
-    """Add one finished capture (or, with ncap == 0, a plain move)."""
+    """Add one finished capture of ``ncap`` pieces (plain moves are listed by ``plain_moves``)."""
     st = scratch[S_STATE]
     # majority rule: a longer capture empties the list, a shorter one is not legal
     if majority:
@@ -74,14 +74,12 @@ def _record(frm, to, cap, ncap, majority, record, scratch, out_from, out_to, out
     n = st[0]
     if record:
         if n < routes.shape[0]:
-            # a capture's route is the start and every landing square; a plain move's is (from, to)
+            # a capture's route is the start and every landing square
             path = scratch[S_PATH]
             routes[n, 0] = frm
             for i in range(ncap):
                 routes[n, i + 1] = path[i + 1]
-            if ncap == 0:
-                routes[n, 1] = to
-            route_len[n] = ncap + 1 if ncap > 0 else 2
+            route_len[n] = ncap + 1
     else:
         # one move per identity: drop a second route to the same (from, to, captured)
         for i in range(n):
@@ -178,6 +176,43 @@ def _jumpers(pieces, them, empty, d_lo, d_hi, w):
 
 
 @kernel
+def plain_moves(men, my_kings, empty, color, w, flying, nbr, out_from, out_to, out_cap):
+    """The moves that capture nothing: each man of ``men`` one square forward (White up = right shifts,
+    Black down = left shifts), each king of ``my_kings`` one square in any direction, or any distance
+    along ``empty`` squares when kings fly. Men first, in the order (shift w+1, shift w), each by
+    ascending destination; then the kings by ascending square, directions 0..3. Writes what fits in
+    the buffers and returns the count (more than they hold when they overflowed)."""
+    size = out_from.shape[0]
+    n = 0
+    for s in (np.uint64(w + 1), np.uint64(w)):
+        dest = ((men >> s) if color == 0 else (men << s)) & empty
+        while dest:
+            to = lsb(dest)
+            dest &= dest - ONE
+            if n < size:
+                out_from[n] = to + np.int64(s) if color == 0 else to - np.int64(s)
+                out_to[n] = to
+                out_cap[n] = ZERO
+            n += 1
+    b = my_kings
+    while b:
+        frm = lsb(b)
+        b &= b - ONE
+        for d in range(4):
+            to = nbr[d, frm]
+            while to >= 0 and (empty >> np.uint64(to)) & ONE:
+                if n < size:
+                    out_from[n] = frm
+                    out_to[n] = to
+                    out_cap[n] = ZERO
+                n += 1
+                if not flying:
+                    break
+                to = nbr[d, to]
+    return n
+
+
+@kernel
 def generate(us, them, kings, color, rules, masks, nbr, record, scratch, capstk, out_from, out_to, out_cap, routes,
              route_len):
     """All legal moves of the side ``color`` (0 white, 1 black) owning ``us``. Returns the count."""
@@ -217,35 +252,14 @@ def generate(us, them, kings, color, rules, masks, nbr, record, scratch, capstk,
     if st[0] > 0:
         return st[0]
 
-    # plain moves: men, one square forward
-    if color == 0:
-        for s in (np.uint64(w + 1), np.uint64(w)):
-            dest = (men >> s) & empty
-            while dest:
-                to = lsb(dest)
-                dest &= dest - ONE
-                _record(to + np.int64(s), to, ZERO, 0, False, record, scratch, out_from, out_to, out_cap, routes,
-                        route_len)
-    else:
-        for s in (np.uint64(w), np.uint64(w + 1)):
-            dest = (men << s) & empty
-            while dest:
-                to = lsb(dest)
-                dest &= dest - ONE
-                _record(to - np.int64(s), to, ZERO, 0, False, record, scratch, out_from, out_to, out_cap, routes,
-                        route_len)
-    # plain moves: kings, one square (American) or any distance along free squares (International)
-    b = my_kings
-    while b:
-        frm = lsb(b)
-        b &= b - ONE
-        for d in range(4):
-            to = nbr[d, frm]
-            while to >= 0 and (empty >> np.uint64(to)) & ONE:
-                _record(frm, to, ZERO, 0, False, record, scratch, out_from, out_to, out_cap, routes, route_len)
-                if not flying:
-                    break
-                to = nbr[d, to]
+    # plain moves (one route each, so no duplicate check); a route is (from, to)
+    n = plain_moves(men, my_kings, empty, color, w, flying, nbr, out_from, out_to, out_cap)
+    if record:
+        for i in range(min(n, routes.shape[0], out_from.shape[0])):
+            routes[i, 0] = out_from[i]
+            routes[i, 1] = out_to[i]
+            route_len[i] = 2
+    st[0] = n
     return st[0]
 
 
@@ -287,8 +301,9 @@ def has_capture(us, them, kings, color, rules, masks, nbr):
 @kernel
 def count_moves(us, them, kings, color, rules, masks, nbr, scratch, capstk, out_from, out_to, out_cap, routes,
                 route_len):
-    """How many legal moves ``generate`` would return, without listing plain moves one by one (perft's
-    bulk count at the last ply). Positions with a capture are handed to ``generate``."""
+    """How many legal moves ``generate`` would return (perft's bulk count at the last ply): men's steps
+    and short kings' steps are counted with shifts, flying kings' moves are listed by ``plain_moves``
+    into the buffers. Positions with a capture are handed to ``generate``."""
     if has_capture(us, them, kings, color, rules, masks, nbr):
         return generate(us, them, kings, color, rules, masks, nbr, False, scratch, capstk, out_from, out_to, out_cap,
                         routes, route_len)
@@ -306,16 +321,8 @@ def count_moves(us, them, kings, color, rules, masks, nbr, scratch, capstk, out_
     if not flying:
         return n + popcount((my_kings >> s1) & empty) + popcount((my_kings >> s2) & empty) \
             + popcount((my_kings << s1) & empty) + popcount((my_kings << s2) & empty)
-    b = my_kings
-    while b:
-        frm = lsb(b)
-        b &= b - ONE
-        for d in range(4):
-            to = nbr[d, frm]
-            while to >= 0 and (empty >> np.uint64(to)) & ONE:
-                n += 1
-                to = nbr[d, to]
-    return n
+    # flying kings: listed into the (caller's) buffers, only the count is used
+    return n + plain_moves(ZERO, my_kings, empty, color, w, True, nbr, out_from, out_to, out_cap)
 
 
 @kernel

@@ -23,7 +23,7 @@ import numpy as np
 from ._board import M_VALID, R_FLYING, R_WIDTH
 from ._eval import evaluate
 from ._jit import kernel
-from ._movegen import MAX_MOVES, generate, has_capture, lsb, make_move, popcount
+from ._movegen import MAX_MOVES, generate, has_capture, lsb, make_move, plain_moves, popcount
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
@@ -110,45 +110,16 @@ def gen_moves(us, them, kings, color, rules, masks, nbr, scratch, capstk, out_fr
 @kernel
 def gen_known(us, them, kings, color, capture, rules, masks, nbr, scratch, capstk, out_from, out_to, out_cap, routes,
               route_len):
-    """The legal moves when the caller already knows whether there is a ``capture``: captures come from
-    ``_movegen.generate``, plain moves are listed here with shifts (no duplicate check needed: a plain
-    move has one route). Returns the count (at most MAX_MOVES)."""
+    """The legal moves when the caller already knows whether there is a ``capture``: ``generate`` for
+    captures, else ``plain_moves`` alone (``generate``'s own plain-move list, without its capture
+    search). Returns the count (at most MAX_MOVES)."""
     if capture:
         n = generate(us, them, kings, color, rules, masks, nbr, False, scratch, capstk, out_from, out_to, out_cap,
                      routes, route_len)
-        return min(n, MAX_MOVES)
-    empty = masks[M_VALID] & ~(us | them)
-    w = rules[R_WIDTH]
-    men = us & ~kings
-    n = 0
-    # men: one step forward (White up = right shifts, Black down = left shifts)
-    for s in (np.uint64(w + 1), np.uint64(w)):
-        dest = ((men >> s) if color == 0 else (men << s)) & empty
-        while dest:
-            to = lsb(dest)
-            dest &= dest - ONE
-            out_from[n] = to + np.int64(s) if color == 0 else to - np.int64(s)
-            out_to[n] = to
-            out_cap[n] = ZERO
-            n += 1
-    # kings: one square, or any distance along free squares when they fly
-    flying = rules[R_FLYING] != 0
-    b = us & kings
-    while b:
-        frm = lsb(b)
-        b &= b - ONE
-        for d in range(4):
-            to = nbr[d, frm]
-            while to >= 0 and (empty >> np.uint64(to)) & ONE:
-                if n < MAX_MOVES:
-                    out_from[n] = frm
-                    out_to[n] = to
-                    out_cap[n] = ZERO
-                    n += 1
-                if not flying:
-                    break
-                to = nbr[d, to]
-    return n
+    else:
+        n = plain_moves(us & ~kings, us & kings, masks[M_VALID] & ~(us | them), color, rules[R_WIDTH],
+                        rules[R_FLYING] != 0, nbr, out_from, out_to, out_cap)
+    return min(n, MAX_MOVES)
 
 
 @kernel
