@@ -251,7 +251,18 @@ class App:
         self.frames += 1
         if self.frames == 1:
             self.loader.start()
+            self._prepare_boards()
         return True
+
+    def _prepare_boards(self) -> None:
+        """Start making the board images (a second of numpy each, on a background thread) while the
+        rules engine loads: the chosen rules' first, then the other's, so switching is instant."""
+        from engine import AMERICAN, INTERNATIONAL, variant_named
+        from game.render.textures import board_image_future, default_pixels
+
+        chosen = variant_named(self.controller.settings.variant)
+        for variant in sorted((AMERICAN, INTERNATIONAL), key=lambda v: v is not chosen):
+            board_image_future(variant, default_pixels(variant), self.controller.settings.square_numbers)
 
     def dispatch(self, intent) -> None:
         """Apply one intent: window and camera ones here, the rest to the controller."""
@@ -310,7 +321,7 @@ class App:
         thread, the GL context's, once the first frame is on screen."""
         from game.render import BoardRenderer
 
-        self.renderer = BoardRenderer(self.ctx, samples=4)
+        self.renderer = BoardRenderer(self.ctx, samples=4, background_textures=True)
 
     # --- what the board shows -------------------------------------------------------------------
 

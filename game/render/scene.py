@@ -21,7 +21,7 @@ from .geometry import BOARD_THICKNESS, PIECE_HEIGHT, PIECE_RADIUS, board_mesh, h
 from .materials import load_program, set_uniform
 from .picking import Viewport, pick_square, piece_heights
 from .state import RenderState
-from .textures import board_image
+from .textures import board_image, board_image_future, default_pixels, forget_image
 
 LIGHT_DIR = np.array([-0.45, 0.80, 0.40]) / np.linalg.norm([-0.45, 0.80, 0.40])
 CLEAR_COLOUR = (0.12, 0.12, 0.13)
@@ -60,6 +60,9 @@ MOTION_FRAME_S = 0.010
 BUILD_BANDS = 12
 BUILD_BUDGET_S = 0.006
 MOTION_PIECE_SEGMENTS = 16
+WARM_SIZE = (64, 48)  # the warm-up's picture (see BoardRenderer._start_warm_up)
+# what a draw keeps between frames for the picture it draws into (the warm-up keeps its own)
+_VIEW_STATE = ("_layers", "_reduced", "_reduced_last", "_build", "_previous_camera", "_scale_now")
 FXAA_REACH = 8  # pixels around a pixel that fxaa.glsl may read (half its SPAN_MAX, plus a corner)
 
 
@@ -272,12 +275,19 @@ class BoardRenderer:
     clock the state's animations and camera moves were built with) and the board's
     :class:`Viewport`. ``samples`` asks for that much multisampling in an offscreen buffer
     (0 draws straight into the target; unavailable counts fall back to the largest supported).
+
+    With ``background_textures`` (a window) a board image is made on a background thread (about a
+    second of numpy): until it is ready a frame shows the board's other image of the same rules
+    if there is one (numbers not yet written, say), else only the background, and the renderer is
+    not settled. Without it (the offscreen tools, tests) the first frame makes it and waits.
     """
 
     def __init__(self, ctx: moderngl.Context, variant: Variant | None = None, samples: int = 4,
                  texture_pixels: int | None = None, software: bool | None = None,
-                 motion_scale: float | None = None):
+                 motion_scale: float | None = None, background_textures: bool = False):
         self.ctx = ctx
+        self.background_textures = background_textures
+        self._texture_pending = False  # the last frame waited for a board image
         if software is None:
             software = is_software_renderer(ctx)
         # Multisampling costs a software renderer several times the frame (it shades every sample),
@@ -316,19 +326,28 @@ class BoardRenderer:
                           for name in ("background", "board_bake", "present", "fxaa")}
         self._boards: dict[tuple, tuple] = {}  # (board size, program name) -> (vbo, vao)
         self._textures: dict[tuple, moderngl.Texture] = {}
+        self._baking: dict[tuple, moderngl.Texture] = {}  # lit, without mipmaps yet (see _usable_texture)
         self._bake_fbos: list[moderngl.Framebuffer] = []  # the textures' (see _bake_lighting)
         self._layers: _Layers | None = None
         self._previous_camera: Camera | None = None
         self._reduced: _Reduced | None = None  # the last picture drawn at reduced resolution
         self._reduced_last = False  # whether the last frame showed it
         self._scale_now: float | None = None  # its scale now (dynamic: see _adapt_scale)
-        self._warm = False  # whether _warm_up ran
+        self._warm = False  # whether the warm-up was planned (see _start_warm_up)
         self._warm_fbo = None
+        self._warm_states: list[RenderState] = []  # its states still to draw
+        self._warm_view: dict | None = None  # its own cached pictures (the names in _VIEW_STATE)
+        self._warming = False
         self._build: _Build | None = None  # a rebuild of the cached pictures spread over frames
         if variant is not None:
             self._board_texture(variant, False, False)
 
     # --- cached resources -----------------------------------------------------------------------
+
+    def prepare(self, variant: Variant, numbers: bool = False, flipped: bool = False) -> None:
+        """Start making a board image that a frame will need soon (``background_textures`` only)."""
+        if self.background_textures and self._texture_key(variant, numbers, flipped) not in self._textures:
+            board_image_future(variant, self._pixels(variant), numbers, flipped)
 
     def _board_vao(self, size: int, program: str):
         if (size, program) not in self._boards:
@@ -337,20 +356,53 @@ class BoardRenderer:
             self._boards[size, program] = (vbo, vao)
         return self._boards[size, program][1]
 
+    def _pixels(self, variant: Variant) -> int:
+        return self.texture_pixels or default_pixels(variant)
+
+    @staticmethod
+    def _texture_key(variant: Variant, numbers: bool, flipped: bool) -> tuple:
+        return (variant.name, numbers, flipped and numbers)
+
+    def _usable_texture(self, variant: Variant, numbers: bool, flipped: bool) -> tuple | None:
+        """The key of the board texture a frame should use now (see the class docstring): the one
+        asked for, or while that is being made another of the same rules; None when there is none.
+        In the background a finished image is lit on one frame and gets its mipmaps on the next
+        (each a few hundred ms for a software renderer)."""
+        key = self._texture_key(variant, numbers, flipped)
+        self._texture_pending = False
+        if key in self._textures:
+            return key
+        if not self.background_textures:
+            self._board_texture(variant, numbers, flipped)
+            return key
+        pixels = self._pixels(variant)
+        if key in self._baking:  # usable from the next frame on: this one has had its share
+            self._textures[key] = self._finish_texture(self._baking.pop(key))
+        else:
+            future = board_image_future(variant, pixels, numbers, flipped)
+            if future.done():
+                self._baking[key] = self._bake_lighting(future.result())
+                self.ctx.finish()  # a software renderer draws lazily: the lighting's cost stays in this frame
+                forget_image(variant, pixels, numbers, flipped)
+        self._texture_pending = True
+        return next((k for k in self._textures if k[0] == variant.name and k != key), None)
+
     def _board_texture(self, variant: Variant, numbers: bool, flipped: bool) -> moderngl.Texture:
-        key = (variant.name, numbers, flipped and numbers)
+        key = self._texture_key(variant, numbers, flipped)
         if key not in self._textures:
-            pixels = self.texture_pixels or (1152 if variant.size <= 8 else 1408)
-            tex = self._bake_lighting(board_image(variant, pixels, numbers=numbers, flipped=flipped))
-            tex.build_mipmaps()
-            # a software renderer pays for every texel read: bilinear from one mip level reads
-            # half of trilinear's, and the difference does not show on wood grain
-            tex.filter = (moderngl.LINEAR_MIPMAP_NEAREST if self.software else moderngl.LINEAR_MIPMAP_LINEAR,
-                          moderngl.LINEAR)
-            tex.anisotropy = 1.0 if self.software else 8.0  # anisotropic filtering is slow in software
-            tex.repeat_x = tex.repeat_y = False
-            self._textures[key] = tex
+            image = board_image(variant, self._pixels(variant), numbers=numbers, flipped=flipped)
+            self._textures[key] = self._finish_texture(self._bake_lighting(image))
         return self._textures[key]
+
+    def _finish_texture(self, tex: moderngl.Texture) -> moderngl.Texture:
+        tex.build_mipmaps()
+        # a software renderer pays for every texel read: bilinear from one mip level reads
+        # half of trilinear's, and the difference does not show on wood grain
+        tex.filter = (moderngl.LINEAR_MIPMAP_NEAREST if self.software else moderngl.LINEAR_MIPMAP_LINEAR,
+                      moderngl.LINEAR)
+        tex.anisotropy = 1.0 if self.software else 8.0  # anisotropic filtering is slow in software
+        tex.repeat_x = tex.repeat_y = False
+        return tex
 
     def _bake_lighting(self, image: np.ndarray) -> moderngl.Texture:
         """The board image lit (board_bake.glsl), as a new texture. Binds a framebuffer of its own
@@ -400,12 +452,28 @@ class BoardRenderer:
         """
         ctx = self.ctx
         target = target or ctx.screen
-        if self.software and not self._warm:
-            self._warm_up(state)
-        started = time.perf_counter()
         cam = state.camera.at(t)
-        frame = _Frame(self, state, t, cam, viewport.aspect)
-        self._board_texture(state.position.variant, state.show_numbers, frame.flipped)  # see _bake_lighting
+        flipped = _seen_flipped(cam)
+        # before anything is bound (see _bake_lighting)
+        texture_key = self._usable_texture(state.position.variant, state.show_numbers, flipped)
+        if texture_key is None:  # the board's image is still being made: the background meanwhile
+            target.use()
+            ctx.viewport = ctx.scissor = viewport.gl()
+            ctx.clear(*CLEAR_COLOUR, 1.0, depth=1.0)
+            ctx.scissor = None
+            return
+        if self.software and not self._warm:
+            self._start_warm_up(state)
+        if self._warm_states and not self._warming:
+            self._warming = True
+            try:
+                self._warm_step()
+                while self._warm_states and not self.background_textures:
+                    self._warm_step()
+            finally:
+                self._warming = False
+        started = time.perf_counter()
+        frame = _Frame(self, state, t, cam, viewport.aspect, texture_key)
         gl_viewport = viewport.gl()
         camera_moving = self._previous_camera is not None and cam != self._previous_camera
         self._previous_camera = cam
@@ -424,8 +492,12 @@ class BoardRenderer:
             vx, vy, w, h = gl_viewport
             layers = self._layers_for(vx + w, vy + h)
             layers.viewport = gl_viewport
-            board_key = (cam, gl_viewport, state.show_numbers, state.position.variant.name)
+            board_key = (cam, gl_viewport, texture_key)
             still_key = (board_key, frame.still_key())
+            if layers.board_key != board_key and not was_reduced and self.background_textures and self._build is None:
+                # a window: show the reduced picture now and build the cached ones over the next frames
+                self._draw_reduced(frame, viewport, target)
+                return
             if layers.board_key != board_key and was_reduced and self._reduced.viewport == gl_viewport:
                 if self._build is None or self._build.board_key != board_key:
                     self._build = _Build(board_key, _bands(gl_viewport, BUILD_BANDS))
@@ -467,22 +539,23 @@ class BoardRenderer:
     def is_settled(self) -> bool:
         """Whether the last :meth:`draw` showed the finished still picture: drawing the same state
         again (same camera, nothing animating) would give the same pixels, so a window may skip it."""
-        return self._build is None and not self._reduced_last
+        return self._build is None and not self._reduced_last and not self._texture_pending and not self._warm_states
 
-    def _warm_up(self, state: RenderState) -> None:
-        """Run every drawing path once on a small picture and forget it. A software renderer
+    def _start_warm_up(self, state: RenderState) -> None:
+        """Plan a run of every drawing path on a small picture, to be forgotten. A software renderer
         compiles a shader for each combination of program and state when first used, 0.1-0.2 s
-        each: paid here at the first frame rather than at the first move or camera drag."""
+        each: paid at the first frames rather than at the first move or camera drag. A window
+        (``background_textures``) takes one step per frame, so no frame takes all of it; otherwise
+        the first frame takes them all."""
         from dataclasses import replace
 
         from .animation import MoveAnimation
 
         self._warm = True
-        size = (64, 48)
         # kept until release(): it is left bound, and moderngl rebinds the bound framebuffer after
         # creating one (a released one would be a GL_INVALID_OPERATION)
-        fbo = self._warm_fbo = self.ctx.framebuffer([self.ctx.renderbuffer(size, 4)], self.ctx.depth_renderbuffer(size))
-        viewport = Viewport(0, 0, *size)
+        self._warm_fbo = self.ctx.framebuffer([self.ctx.renderbuffer(WARM_SIZE, 4)],
+                                              self.ctx.depth_renderbuffer(WARM_SIZE))
         still = replace(state, animation=None, camera=state.camera.at(0.0))
         move = next(iter(still.position.legal_moves()), None)
         states = [still]
@@ -494,15 +567,26 @@ class BoardRenderer:
         glint = replace(still, camera=replace(still.camera, yaw=still.camera.base_yaw + 180))
         states += [replace(still, camera=still.camera.orbited(20, 0)), glint, glint,
                    replace(still, camera=still.camera.orbited(40, 0)), still, still]
+        self._warm_states = states
+        self._warm_view = {name: None for name in _VIEW_STATE}
+        self._warm_view["_reduced_last"] = False
+
+    def _warm_step(self) -> None:
+        """Draw the next warm-up state with the warm-up's own cached pictures (the window's stay)."""
+        real = {name: getattr(self, name) for name in _VIEW_STATE}
+        for name, value in self._warm_view.items():
+            setattr(self, name, value)
         try:
-            for s in states:
-                self.draw(s, 0.1, viewport, target=fbo)
+            self.draw(self._warm_states.pop(0), 0.1, Viewport(0, 0, *WARM_SIZE), target=self._warm_fbo)
         finally:
-            for layers in (self._layers, self._reduced):
-                if layers is not None:
-                    layers.release()
-            self._layers = self._reduced = self._build = self._previous_camera = self._scale_now = None
-            self._reduced_last = False
+            self._warm_view = {name: getattr(self, name) for name in _VIEW_STATE}
+            for name, value in real.items():
+                setattr(self, name, value)
+            if not self._warm_states:
+                for layers in (self._warm_view["_layers"], self._warm_view["_reduced"]):
+                    if layers is not None:
+                        layers.release()
+                self._warm_view = None
 
     def _draw_scene(self, frame: "_Frame", fbo, mesh: Mesh | None = None) -> None:
         """Everything, directly: background, board, still pieces and markers, moving pieces."""
@@ -528,8 +612,7 @@ class BoardRenderer:
         reduced = self._reduced
         reduced.rescale(scale)
         size = reduced.size
-        key = (gl_viewport, frame.state.show_numbers, frame.state.position.variant.name,
-               frame.still_key(), frame.moving.pieces.tobytes())
+        key = (gl_viewport, frame.texture_key, frame.still_key(), frame.moving.pieces.tobytes())
         reused = reduced.key == key and not camera_moving
         if not reused:
             started = time.perf_counter()
@@ -719,7 +802,7 @@ class BoardRenderer:
     def _draw_board(self, frame: "_Frame", variant: Variant) -> None:
         """The background and the board block (into the bound framebuffer)."""
         ctx = self.ctx
-        texture = self._board_texture(variant, frame.state.show_numbers, frame.flipped)
+        texture = self._textures[frame.texture_key]
         self._set_camera_uniforms(frame)
         ctx.disable(moderngl.DEPTH_TEST | moderngl.BLEND | moderngl.CULL_FACE)
         self.empty_vao["background"].render(moderngl.TRIANGLES, vertices=3)
@@ -767,12 +850,12 @@ class BoardRenderer:
         for vbo, vao in self._boards.values():
             vao.release()
             vbo.release()
-        for tex in self._textures.values():
+        for tex in (*self._textures.values(), *self._baking.values()):
             tex.release()
         for fbo in self._bake_fbos:
             fbo.release()
-        for layers in (self._layers, self._reduced):
-            if layers is not None:
+        for layers in (self._layers, self._reduced, *(self._warm_view or {}).values()):
+            if isinstance(layers, (_Layers, _Reduced)):
                 layers.release()
         if self._warm_fbo is not None:
             for attachment in (*self._warm_fbo.color_attachments, self._warm_fbo.depth_attachment):
@@ -925,14 +1008,16 @@ class _Frame:
     """What one frame draws, worked out from the state and the time: the camera's matrices, the
     still pieces and markers (cacheable) and the moving pieces (drawn every frame)."""
 
-    def __init__(self, renderer: "BoardRenderer", state: RenderState, t: float, camera: Camera, aspect: float):
+    def __init__(self, renderer: "BoardRenderer", state: RenderState, t: float, camera: Camera, aspect: float,
+                 texture_key: tuple):
         n = state.position.variant.size
         self.state = state
         self.camera = camera
+        self.texture_key = texture_key  # the board texture drawn (see BoardRenderer._usable_texture)
         self.view_proj_matrix = camera.view_projection(n, aspect)
         self.view_proj = _mat_bytes(self.view_proj_matrix)
         self.eye = tuple(float(v) for v in camera.eye(n, aspect))
-        self.flipped = abs(((camera.base_yaw + 180) % 360) - 180) > 90  # seen from the second player's side
+        self.flipped = _seen_flipped(camera)
         self.still, self.moving = piece_rows(state, t)
         self.markers = marker_rows(state)
         self._still_boxes = None
@@ -954,6 +1039,11 @@ class _Frame:
                                  _ring_boxes(self.view_proj_matrix, viewport, rows.rings),
                                  _decal_boxes(self.view_proj_matrix, viewport, rows.shadows))
         return self._still_boxes
+
+
+def _seen_flipped(camera: Camera) -> bool:
+    """Whether the board is seen from the second player's side."""
+    return abs(((camera.base_yaw + 180) % 360) - 180) > 90
 
 
 def piece_rows(state: RenderState, t: float) -> tuple[Instances, Instances]:

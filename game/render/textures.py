@@ -3,12 +3,17 @@ an inlaid border, file letters and rank numbers, and optionally the PDN numbers 
 
 The image is laid out as the first player sees the board from above: row 0 is the far edge.
 The alpha channel holds the lacquer's gloss (lower in the grain's pores), read by the shader.
+
+Making one takes about a second of numpy: a window asks for it with :func:`board_image_future`,
+which makes it on a background thread while the window keeps drawing. Text is rendered on the
+asking thread (pygame's fonts are not thread-safe) and handed over as coverage arrays.
 """
 
 from __future__ import annotations
 
-import functools
 import os
+import threading
+from concurrent.futures import Future, ThreadPoolExecutor
 
 import numpy as np
 
@@ -55,18 +60,25 @@ def _wood(rng: np.random.Generator, h: int, w: int, units: float, offset: np.nda
     return figure, pores
 
 
+def default_pixels(variant: Variant) -> int:
+    """The board image's size: about 110 texels per square."""
+    return 1152 if variant.size <= 8 else 1408
+
+
 def board_image(variant: Variant, pixels: int = 2048, numbers: bool = False, flipped: bool = False,
-                seed: int = 7) -> np.ndarray:
+                seed: int = 7, glyphs: dict | None = None) -> np.ndarray:
     """The top of the board as a (pixels, pixels, 4) uint8 RGBA array.
 
     ``numbers`` writes the PDN square numbers on the dark squares, upright for the player on the
     near side (the second player's when ``flipped``). Letters and numbers on the frame are written
     on all four sides, each readable from its own side, so they read well from either chair.
+    ``glyphs`` holds the text already rendered (:func:`_glyphs`); without it text is rendered here.
     """
-    img, gloss = (a.copy() for a in _board_base(variant, pixels, seed))
+    glyphs = _glyphs(variant, pixels, numbers) if glyphs is None else glyphs
+    img, gloss = (a.copy() for a in _board_base(variant, pixels, seed, glyphs))
     if numbers:
         e = half_extent(variant.size)
-        _write_square_numbers(img, variant, pixels / (2 * e), e, flipped)
+        _write_square_numbers(img, variant, pixels / (2 * e), e, flipped, glyphs)
 
     rgba = np.empty((pixels, pixels, 4), dtype=np.uint8)
     rgba[..., :3] = np.clip(img * 255, 0, 255).astype(np.uint8)
@@ -74,11 +86,61 @@ def board_image(variant: Variant, pixels: int = 2048, numbers: bool = False, fli
     return rgba
 
 
-@functools.lru_cache(maxsize=2)
-def _board_base(variant: Variant, pixels: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+_pool: ThreadPoolExecutor | None = None
+_futures: dict[tuple, Future] = {}
+_futures_lock = threading.Lock()
+
+
+def board_image_future(variant: Variant, pixels: int, numbers: bool = False, flipped: bool = False,
+                       seed: int = 7) -> Future:
+    """:func:`board_image` made on a background thread (one at a time, in the order asked). Asking
+    again for the same image returns the same future; :func:`forget_image` drops it once used."""
+    global _pool
+    key = (variant.name, pixels, numbers, flipped and numbers, seed)
+    with _futures_lock:
+        future = _futures.get(key)
+        if future is None:
+            if _pool is None:
+                _pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="board-image")
+            glyphs = _glyphs(variant, pixels, numbers)
+            future = _futures[key] = _pool.submit(board_image, variant, pixels, numbers, flipped, seed, glyphs)
+        return future
+
+
+def forget_image(variant: Variant, pixels: int, numbers: bool = False, flipped: bool = False, seed: int = 7) -> None:
+    """Drop a finished :func:`board_image_future` (its texture holds the picture now)."""
+    with _futures_lock:
+        _futures.pop((variant.name, pixels, numbers, flipped and numbers, seed), None)
+
+
+def _glyphs(variant: Variant, pixels: int, numbers: bool) -> dict:
+    """The coverage of every text the image writes, rendered on this thread: {(text, px, bold): alpha}."""
+    n = variant.size
+    ppu = pixels / (2 * half_extent(n))
+    px = int(ppu * FRAME_WIDTH * 0.62)
+    texts = [(FILES[f], px, True) for f in range(n)] + [(str(r + 1), px, True) for r in range(n)]
+    if numbers:
+        texts += [(str(sq), int(ppu * 0.30), False) for sq in range(1, n * n // 2 + 1)]
+    return {t: _text_alpha(*t) for t in texts}
+
+
+_bases: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}  # the last two _board_base results
+
+
+def _board_base(variant: Variant, pixels: int, seed: int, glyphs: dict) -> tuple[np.ndarray, np.ndarray]:
     """The board image without square numbers, as float (rgb, gloss) arrays: most of the work
     (seconds), kept so that turning the numbers on, or seeing them from the other side, only
     writes them. Callers copy before writing."""
+    key = (variant.name, pixels, seed)
+    if key not in _bases:
+        base = _make_board_base(variant, pixels, seed, glyphs)
+        while len(_bases) >= 2:
+            _bases.pop(next(iter(_bases)))
+        _bases[key] = base
+    return _bases[key]
+
+
+def _make_board_base(variant: Variant, pixels: int, seed: int, glyphs: dict) -> tuple[np.ndarray, np.ndarray]:
     rng = np.random.default_rng(seed)
     n = variant.size
     e = half_extent(n)
@@ -122,7 +184,7 @@ def _board_base(variant: Variant, pixels: int, seed: int) -> tuple[np.ndarray, n
 
     gloss = np.where(inside, 0.85 - 0.5 * pores, 0.75 - 0.45 * pores)
 
-    _write_frame_labels(img, gloss, variant, ppu, e)
+    _write_frame_labels(img, gloss, variant, ppu, e, glyphs)
     return img, gloss
 
 
@@ -154,7 +216,7 @@ def _stamp(img: np.ndarray, alpha: np.ndarray, cx: float, cy: float, colour, str
     img[ys, xs] = img[ys, xs] * (1 - a) + np.asarray(colour) * a
 
 
-def _write_frame_labels(img, gloss, variant: Variant, ppu: float, e: float) -> None:
+def _write_frame_labels(img, gloss, variant: Variant, ppu: float, e: float, glyphs: dict) -> None:
     n = variant.size
     px = int(ppu * FRAME_WIDTH * 0.62)
     mid = n / 2 + (e - n / 2) * 0.5  # halfway across the frame
@@ -163,7 +225,7 @@ def _write_frame_labels(img, gloss, variant: Variant, ppu: float, e: float) -> N
         return (wx + e) * ppu, (wz + e) * ppu
 
     def label(text, wx, wz, upside_down):
-        a = _text_alpha(text, px)
+        a = glyphs[text, px, True]
         if upside_down:
             a = a[::-1, ::-1]
         cx, cy = to_px(wx, wz)
@@ -182,7 +244,7 @@ def _write_frame_labels(img, gloss, variant: Variant, ppu: float, e: float) -> N
         label(str(r + 1), mid, z, True)
 
 
-def _write_square_numbers(img, variant: Variant, ppu: float, e: float, flipped: bool) -> None:
+def _write_square_numbers(img, variant: Variant, ppu: float, e: float, flipped: bool, glyphs: dict) -> None:
     n = variant.size
     px = int(ppu * 0.30)
     for f in range(n):
@@ -190,7 +252,7 @@ def _write_square_numbers(img, variant: Variant, ppu: float, e: float, flipped: 
             sq = coords_square(variant, f, r)
             if sq is None:
                 continue
-            a = _text_alpha(str(sq), px, bold=False)
+            a = glyphs[str(sq), px, False]
             # in the square's top-left corner as its reader sees it, clear of a standing piece's middle
             wx, wz = f - (n - 1) / 2, (n - 1) / 2 - r
             dx, dz = -0.30, -0.30

@@ -4,6 +4,8 @@ Behaviour only, no timing."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from engine import AMERICAN, INTERNATIONAL, Position
@@ -98,3 +100,60 @@ def test_a_new_motion_scale_keeps_the_full_size_buffers(gl):
         reduced.scale_up()
     finally:
         reduced.release()
+
+
+def test_a_window_renderer_makes_board_images_in_the_background(gl, monkeypatch):
+    import threading
+
+    from game.render import textures
+    from game.render.picking import Viewport
+    from game.render.scene import CLEAR_COLOUR, BoardRenderer
+
+    made = textures.board_image
+    gate = threading.Event()
+
+    def slow_image(*args, **kwargs):
+        assert gate.wait(30)
+        return made(*args, **kwargs)
+
+    monkeypatch.setattr(textures, "board_image", slow_image)
+    state = RenderState(Position.initial(INTERNATIONAL), camera=Camera.preset("top"))
+    size = (240, 160)
+    fbo = gl.framebuffer(gl.renderbuffer(size, 4), gl.depth_renderbuffer(size))
+    r = BoardRenderer(gl, samples=0, texture_pixels=200, software=True, motion_scale=1.0, background_textures=True)
+
+    def draw(s):
+        r.draw(s, 0.0, Viewport(0, 0, *size), target=fbo)
+        return np.frombuffer(fbo.read(components=3), np.uint8).astype(int).reshape(size[1], size[0], 3)
+
+    def settle(s):
+        """Frames until the renderer has settled: the image is lit on one frame, gets its mipmaps
+        on the next, and the warm-up takes a step per frame meanwhile."""
+        for frames in range(1, 30):
+            image = draw(s)
+            if r.is_settled:
+                return image, frames
+        raise AssertionError("the renderer never settled")
+
+    background = np.round(np.array(CLEAR_COLOUR) * 255)
+    try:
+        waiting = draw(state)  # the image is being made: the background only, and not settled
+        assert np.abs(waiting - background).max() <= 1 and not r.is_settled
+        gate.set()
+        textures.board_image_future(INTERNATIONAL, 200).result(timeout=60)
+        board, frames = settle(state)
+        assert frames > 2  # spread over frames
+        assert np.abs(board - background).max() > 40  # the board is there
+        gate.clear()
+        numbered = replace(state, show_numbers=True)
+        meanwhile = draw(numbered)  # the numbered image is being made: the plain board meanwhile
+        assert np.abs(meanwhile - board).max() <= 2 and not r.is_settled
+        gate.set()
+        textures.board_image_future(INTERNATIONAL, 200, numbers=True).result(timeout=60)
+        assert np.abs(settle(numbered)[0] - board).max() > 40  # the numbers are written
+        assert gl.error == "GL_NO_ERROR"
+    finally:
+        gate.set()
+        r.release()
+        gl.detect_framebuffer(0).use()
+        fbo.release()
