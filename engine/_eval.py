@@ -68,16 +68,18 @@ W_HUNT = 15  # ending, side ahead: per step between each of its kings and the ne
 W_COUNT = 16
 
 WEIGHTS = {
+    # American: centre 6 -> 10, back rank 10 -> 25, mobility 2 -> 4 won a 600-game match at depth 6
+    # against the first guesses (+50 +- 21 Elo)
     AMERICAN.name: np.array([
         100,  # W_MAN
         140,  # W_KING
         1,  # W_ADV_OPEN
         6,  # W_ADV_END
-        6,  # W_CENTER_MAN
+        10,  # W_CENTER_MAN
         -4,  # W_EDGE_MAN
         4,  # W_CENTER_KING
-        10,  # W_BACK
-        2,  # W_MOBILITY
+        25,  # W_BACK
+        4,  # W_MOBILITY
         70,  # W_RUNAWAY
         8,  # W_RUNAWAY_STEP
         20,  # W_TRAPPED_KING
