@@ -60,7 +60,7 @@ MOTION_FRAME_S = 0.010
 BUILD_BANDS = 12
 BUILD_BUDGET_S = 0.006
 MOTION_PIECE_SEGMENTS = 16
-WARM_SIZE = (64, 48)  # the warm-up's picture (see BoardRenderer._start_warm_up)
+WARM_SIZE = (320, 240)  # the warm-up's picture (see BoardRenderer._start_warm_up)
 # what a draw keeps between frames for the picture it draws into (the warm-up keeps its own)
 _VIEW_STATE = ("_layers", "_reduced", "_reduced_last", "_build", "_previous_camera", "_scale_now")
 FXAA_REACH = 8  # pixels around a pixel that fxaa.glsl may read (half its SPAN_MAX, plus a corner)
