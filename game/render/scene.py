@@ -344,11 +344,6 @@ class BoardRenderer:
 
     # --- cached resources -----------------------------------------------------------------------
 
-    def prepare(self, variant: Variant, numbers: bool = False, flipped: bool = False) -> None:
-        """Start making a board image that a frame will need soon (``background_textures`` only)."""
-        if self.background_textures and self._texture_key(variant, numbers, flipped) not in self._textures:
-            board_image_future(variant, self._pixels(variant), numbers, flipped)
-
     def _board_vao(self, size: int, program: str):
         if (size, program) not in self._boards:
             vbo = self.ctx.buffer(board_mesh(size).tobytes())
