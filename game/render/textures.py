@@ -96,7 +96,7 @@ def board_image_future(variant: Variant, pixels: int, numbers: bool = False, fli
     """:func:`board_image` made on a background thread (one at a time, in the order asked). Asking
     again for the same image returns the same future; :func:`forget_image` drops it once used."""
     global _pool
-    key = (variant.name, pixels, numbers, flipped and numbers, seed)
+    key = _image_key(variant, pixels, numbers, flipped, seed)
     with _futures_lock:
         future = _futures.get(key)
         if future is None:
@@ -110,18 +110,32 @@ def board_image_future(variant: Variant, pixels: int, numbers: bool = False, fli
 def forget_image(variant: Variant, pixels: int, numbers: bool = False, flipped: bool = False, seed: int = 7) -> None:
     """Drop a finished :func:`board_image_future` (its texture holds the picture now)."""
     with _futures_lock:
-        _futures.pop((variant.name, pixels, numbers, flipped and numbers, seed), None)
+        _futures.pop(_image_key(variant, pixels, numbers, flipped, seed), None)
+
+
+def _image_key(variant: Variant, pixels: int, numbers: bool, flipped: bool, seed: int) -> tuple:
+    return (variant.name, pixels, numbers, flipped and numbers, seed)  # flipping moves only the numbers
 
 
 def _glyphs(variant: Variant, pixels: int, numbers: bool) -> dict:
     """The coverage of every text the image writes, rendered on this thread: {(text, px, bold): alpha}."""
     n = variant.size
     ppu = pixels / (2 * half_extent(n))
-    px = int(ppu * FRAME_WIDTH * 0.62)
+    px = _label_px(ppu)
     texts = [(FILES[f], px, True) for f in range(n)] + [(str(r + 1), px, True) for r in range(n)]
     if numbers:
-        texts += [(str(sq), int(ppu * 0.30), False) for sq in range(1, n * n // 2 + 1)]
+        texts += [(str(sq), _number_px(ppu), False) for sq in range(1, n * n // 2 + 1)]
     return {t: _text_alpha(*t) for t in texts}
+
+
+def _label_px(ppu: float) -> int:
+    """The height of the frame's letters and numbers, for ``ppu`` pixels per square."""
+    return int(ppu * FRAME_WIDTH * 0.62)
+
+
+def _number_px(ppu: float) -> int:
+    """The height of the square numbers."""
+    return int(ppu * 0.30)
 
 
 _bases: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}  # the last two _board_base results
@@ -218,7 +232,7 @@ def _stamp(img: np.ndarray, alpha: np.ndarray, cx: float, cy: float, colour, str
 
 def _write_frame_labels(img, gloss, variant: Variant, ppu: float, e: float, glyphs: dict) -> None:
     n = variant.size
-    px = int(ppu * FRAME_WIDTH * 0.62)
+    px = _label_px(ppu)
     mid = n / 2 + (e - n / 2) * 0.5  # halfway across the frame
 
     def to_px(wx, wz):
@@ -246,7 +260,7 @@ def _write_frame_labels(img, gloss, variant: Variant, ppu: float, e: float, glyp
 
 def _write_square_numbers(img, variant: Variant, ppu: float, e: float, flipped: bool, glyphs: dict) -> None:
     n = variant.size
-    px = int(ppu * 0.30)
+    px = _number_px(ppu)
     for f in range(n):
         for r in range(n):
             sq = coords_square(variant, f, r)
