@@ -196,9 +196,9 @@ def _move(searcher, player: Player, game: Game, rng):
 
 
 def _resigning(scores: list, resign: int, moves: int):
-    """The side (a Color) both players agree is lost: the last ``moves`` scores of each player, all
-    from the first player's view, are at most ``-resign`` (or all at least ``resign``: the second
-    player lost). None while they don't agree."""
+    """Which player both agree has lost, "first" or "second" (to move in the game): the last
+    ``moves`` scores of each, all from the first player's view, are at most ``-resign`` (or all at
+    least ``resign``: the second player lost). None while they don't agree."""
     recent = scores[-2 * moves:]
     if len(recent) < 2 * moves or any(s is None for s in recent):
         return None

@@ -5,10 +5,9 @@ it, for tests). Every write goes to a temporary file first and replaces the old 
 ``os.replace``, so a crash mid-write never leaves half a file. The writing (and its ``fsync``, which
 can take tens of milliseconds on a busy disk) happens on a background thread, so saving after a move
 never stalls a frame; reads, :meth:`Storage.take_notes` and :meth:`Storage.flush` wait for the writes
-queued before them. A file that can't be read (truncated,
-corrupt, or holding the wrong content) never stops the game from starting: it is renamed aside as
-``NAME.corrupt-<time>``, a note for the player is queued (:meth:`Storage.take_notes`) and the game
-starts fresh.
+queued before them. A file that can't be read (truncated, corrupt, or holding the wrong content)
+never stops the game from starting: it is renamed aside as ``NAME.corrupt-<time>``, a note for the
+player is queued (:meth:`Storage.take_notes`) and the game starts fresh.
 """
 
 from __future__ import annotations
