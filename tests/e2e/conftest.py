@@ -27,3 +27,29 @@ def display():
     yield f":{n}"
     proc.terminate()
     proc.wait(5)
+
+
+@pytest.fixture
+def open_app(display, tmp_path, monkeypatch):
+    """Opens the game's window in this process on the virtual screen (saves in ``tmp_path``, no sound)
+    and steps it until ``until(app)`` holds; the window is closed after the test."""
+    monkeypatch.setenv("DISPLAY", display)
+    monkeypatch.setenv("CHECKERS3D_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    monkeypatch.delenv("SDL_VIDEODRIVER", raising=False)
+    opened = []
+
+    def open_(size: tuple[int, int], until=lambda app: app._ready):
+        from game.app import App
+
+        app = App(size)
+        opened.append(app)
+        deadline = time.monotonic() + 300
+        while not until(app):
+            assert time.monotonic() < deadline, "the engine never became ready"
+            app.step()
+        return app
+
+    yield open_
+    for app in opened:
+        app.close()

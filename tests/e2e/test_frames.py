@@ -13,41 +13,29 @@ def _pixels(app) -> np.ndarray:
     return np.frombuffer(data, dtype=np.uint8).reshape(app.size[1], app.size[0], 3)
 
 
-def test_still_frames_draw_nothing_and_partial_frames_match_a_full_redraw(display, tmp_path, monkeypatch):
-    monkeypatch.setenv("DISPLAY", display)
-    monkeypatch.setenv("CHECKERS3D_DATA_DIR", str(tmp_path))
-    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
-    monkeypatch.delenv("SDL_VIDEODRIVER", raising=False)
+def test_still_frames_draw_nothing_and_partial_frames_match_a_full_redraw(open_app):
     from game import controller as ctl
-    from game.app import App
 
-    app = App((1000, 700))
-    try:
-        deadline = time.monotonic() + 300
-        while not (app._ready and app.renderer is not None):
-            assert time.monotonic() < deadline, "the engine never became ready"
-            app.step()
-        app.dispatch(ctl.StartGame(None))
+    app = open_app((1000, 700), until=lambda app: app._ready and app.renderer is not None)
+    app.dispatch(ctl.StartGame(None))
 
-        def settle():
-            """Frames until one draws nothing (the board's image is made in the background meanwhile)."""
-            end = time.monotonic() + 60
-            while time.monotonic() < end:
-                if not app.step():
-                    return
-                time.sleep(1 / 120)
-            raise AssertionError("the window kept drawing with nothing changing")
+    def settle():
+        """Frames until one draws nothing (the board's image is made in the background meanwhile)."""
+        end = time.monotonic() + 60
+        while time.monotonic() < end:
+            if not app.step():
+                return
+            time.sleep(1 / 120)
+        raise AssertionError("the window kept drawing with nothing changing")
 
-        settle()
-        assert not app.step(), "a frame where nothing changed draws nothing"
-        app.dispatch(ctl.SquarePressed(app.controller.legal_moves()[0].start))  # a selection: board and panel change
-        assert app.step(), "a change is drawn"
-        settle()
-        if not app.screen.keeps_back_buffer:  # every drawn frame is a full one there; nothing to compare
-            return
-        partial = _pixels(app)
-        app.screen.invalidate()
-        assert app.step()
-        assert np.array_equal(_pixels(app), partial), "drawing only the changed parts gives the full picture"
-    finally:
-        app.close()
+    settle()
+    assert not app.step(), "a frame where nothing changed draws nothing"
+    app.dispatch(ctl.SquarePressed(app.controller.legal_moves()[0].start))  # a selection: board and panel change
+    assert app.step(), "a change is drawn"
+    settle()
+    if not app.screen.keeps_back_buffer:  # every drawn frame is a full one there; nothing to compare
+        return
+    partial = _pixels(app)
+    app.screen.invalidate()
+    assert app.step()
+    assert np.array_equal(_pixels(app), partial), "drawing only the changed parts gives the full picture"

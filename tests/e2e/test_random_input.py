@@ -5,7 +5,6 @@ in the game record is legal in the position it was played in."""
 from __future__ import annotations
 
 import random
-import time
 import warnings
 
 import pygame
@@ -84,35 +83,22 @@ def _check(controller, checked: int) -> int:
     return len(moves)
 
 
-def test_thousands_of_random_inputs(display, tmp_path, monkeypatch):
-    monkeypatch.setenv("DISPLAY", display)
-    monkeypatch.setenv("CHECKERS3D_DATA_DIR", str(tmp_path))
-    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
-    monkeypatch.delenv("SDL_VIDEODRIVER", raising=False)
-    from game.app import App
-
-    app = App((900, 640))
-    try:
-        deadline = time.monotonic() + 300
-        while not app._ready:
-            assert time.monotonic() < deadline, "the engine never became ready"
-            app.step()
-        rng = random.Random(20261130)
-        posted = checked = 0
-        games, moves_seen = set(), 0
-        while posted < EVENTS:
-            for _ in range(10):
-                posted += _random_input(rng, app)
-            app.step()
-            c = app.controller
-            if c.game is not None:
-                if id(c.game) not in games:
-                    games.add(id(c.game))
-                    checked = 0
-                checked = _check(c, checked)
-                moves_seen = max(moves_seen, len(c.game.moves))
-        print(f"random input: {posted} events, {len(games)} games, longest {moves_seen} moves")
-        assert app.running, "random input never closes the window"
-        assert games and moves_seen > 0, "the random presses started games and played moves"
-    finally:
-        app.close()
+def test_thousands_of_random_inputs(open_app):
+    app = open_app((900, 640))
+    rng = random.Random(20261130)
+    posted = checked = 0
+    games, moves_seen = set(), 0
+    while posted < EVENTS:
+        for _ in range(10):
+            posted += _random_input(rng, app)
+        app.step()
+        c = app.controller
+        if c.game is not None:
+            if id(c.game) not in games:
+                games.add(id(c.game))
+                checked = 0
+            checked = _check(c, checked)
+            moves_seen = max(moves_seen, len(c.game.moves))
+    print(f"random input: {posted} events, {len(games)} games, longest {moves_seen} moves")
+    assert app.running, "random input never closes the window"
+    assert games and moves_seen > 0, "the random presses started games and played moves"
