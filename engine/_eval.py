@@ -188,7 +188,7 @@ def eval_tables(variant: Variant, weights: tuple[int, ...] | None = None):
     masks[MK_SINGLE, S_BACK_W] = _board.bitboard_of(variant, white_back)
     masks[MK_SINGLE, S_BACK_B] = _board.bitboard_of(variant, black_back)
     left = right = 0
-    for bit, row, col in geo:
+    for bit, _row, col in geo:
         if col < size // 2:
             left |= 1 << bit
         else:

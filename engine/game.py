@@ -313,7 +313,7 @@ class Game:
         return {
             "variant": self.variant.name,
             "start": self.start.fen(),
-            "moves": [pos.move_text(m) for pos, m in zip(self._positions, self._moves)],
+            "moves": [pos.move_text(m) for pos, m in zip(self._positions, self._moves, strict=False)],
             "draw_offers": list(self._offers),
             "resigned": resigned,
             "draw_agreed": self._ending is not None and self._ending.reason == "agreement",
@@ -348,7 +348,7 @@ class Game:
             game = cls(variant, Position.from_fen(variant, fen))
         except ValueError as err:
             raise InvalidGameRecordError(f"saved game: {err}") from None
-        for number, (text, offer) in enumerate(zip(texts, offers), start=1):
+        for number, (text, offer) in enumerate(zip(texts, offers, strict=False), start=1):
             try:
                 game.play(text, offer_draw=offer)
             except ValueError as err:

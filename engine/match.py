@@ -241,7 +241,7 @@ def play_game(variant: Variant, opening: str, a: Player, b: Player, a_first: boo
         result, reason = "draw", "adjudicated"
     a_color = first if a_first else first.opponent
     points = 0.5 if result == "draw" else float(result == Color(a_color).label)
-    moves = " ".join(pos.move_text(m) for pos, m in zip(game.positions, game.moves))
+    moves = " ".join(pos.move_text(m) for pos, m in zip(game.positions, game.moves, strict=False))
     return GameResult(index, opening, a_first, result, reason, game.ply, points, moves)
 
 

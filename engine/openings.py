@@ -179,7 +179,7 @@ def build_international(plies: int = PLIES, depth: int = SEARCH_DEPTH, max_abs_s
             searcher.new_game()
             result = searcher.search(game, Limits(depth=depth))
             if abs(result.score) <= max_abs_score:
-                kept.append(" ".join(p.move_text(m) for p, m in zip(game.positions, game.moves)))
+                kept.append(" ".join(p.move_text(m) for p, m in zip(game.positions, game.moves, strict=False)))
             return
         for move in game.position.legal_moves():
             game.play(move)

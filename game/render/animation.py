@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from itertools import pairwise
 
 from engine import Move, Piece, Position, Variant
 
@@ -76,7 +77,7 @@ class MoveAnimation:
         if self.is_capture:
             return [HOP_S / self.speed] * (len(self.path) - 1)
         out = []
-        for a, b in zip(self.path, self.path[1:]):
+        for a, b in pairwise(self.path):
             (ax, az), (bx, bz) = square_center(self.variant, a), square_center(self.variant, b)
             squares = max(abs(bx - ax), abs(bz - az))
             out.append((SLIDE_BASE_S + SLIDE_PER_SQUARE_S * squares) / self.speed)

@@ -8,6 +8,7 @@ type). Everything it reads comes from the state and the time; it changes neither
 from __future__ import annotations
 
 import time
+from itertools import pairwise
 from typing import NamedTuple
 
 import moderngl
@@ -232,7 +233,7 @@ def _bands(viewport: tuple, count: int) -> list[tuple[int, int, int, int]]:
     """The GL ``viewport`` cut into ``count`` horizontal bands, as boxes."""
     x, y, w, h = viewport
     edges = [y + round(h * i / count) for i in range(count + 1)]
-    return [(x, a, x + w, b) for a, b in zip(edges, edges[1:]) if b > a]
+    return [(x, a, x + w, b) for a, b in pairwise(edges) if b > a]
 
 
 def _mat_bytes(m: np.ndarray) -> bytes:
@@ -771,7 +772,7 @@ class BoardRenderer:
         r = PIECE_RADIUS + 0.06
         vx, vy, w, h = viewport.gl()
         boxes = []
-        for (x, y, z, scale), (sx, sz, _sx, _sz, outer) in zip(moving.pieces[:, :4], moving.shadows[:, :5]):
+        for (x, y, z, scale), (sx, sz, _sx, _sz, outer) in zip(moving.pieces[:, :4], moving.shadows[:, :5], strict=False):
             top = y + 2 * PIECE_HEIGHT * scale + 0.06  # room for a king's stack and its ring
             pts = [(x + dx * scale, yy, z + dz * scale, 1.0) for dx in (-r, r) for dz in (-r, r) for yy in (y, top)]
             pts += [(sx + dx, 0.0, sz + dz, 1.0) for dx in (-outer, outer) for dz in (-outer, outer)]
@@ -1113,7 +1114,7 @@ def marker_rows(state: RenderState) -> np.ndarray:
     if state.last_move is not None:
         colour, width = LAST_MOVE_LINE
         path = [square_center(variant, sq) for sq in state.last_move.path]
-        for (ax, az), (bx, bz) in zip(path, path[1:]):
+        for (ax, az), (bx, bz) in pairwise(path):
             rows.append((ax, az, bx, bz, width, 0.0, DECAL_MARK_Y, KIND_DISC, *colour))
         ax, az = path[0]
         rows.append((ax, az, ax, az, width * 2.2, 0.0, DECAL_MARK_Y, KIND_DISC, *colour))  # where it started
@@ -1122,7 +1123,7 @@ def marker_rows(state: RenderState) -> np.ndarray:
     if len(state.entered) > 1:
         colour, width, dot = ENTERED_PATH
         path = [square_center(variant, sq) for sq in state.entered]
-        for (ax, az), (bx, bz) in zip(path, path[1:]):
+        for (ax, az), (bx, bz) in pairwise(path):
             rows.append((ax, az, bx, bz, width, 0.0, DECAL_MARK_Y, KIND_DISC, *colour))
         for sq in state.entered[1:]:
             mark(sq, colour, dot, 0.0, KIND_DISC)

@@ -7,8 +7,8 @@ import pickle
 import random
 
 import pytest
-
 import reference as ref
+
 from engine import AMERICAN, INTERNATIONAL, Color, InvalidFenError, Piece, Position, variant_named
 
 W, B = Color.WHITE, Color.BLACK

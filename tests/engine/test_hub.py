@@ -12,8 +12,7 @@ from pathlib import Path
 import pytest
 
 from engine import AMERICAN, INTERNATIONAL, IllegalMoveError, Position
-from engine.hub import (HubError, format_line, format_move, format_position, parse_line, parse_move,
-                        parse_position)
+from engine.hub import HubError, format_line, format_move, format_position, parse_line, parse_move, parse_position
 
 ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT = 300.0  # generous: a fresh process may have to compile the numba cache on a busy machine

@@ -10,10 +10,20 @@ from __future__ import annotations
 import random
 
 import pytest
-
 import reference as ref
-from engine import (AMERICAN, INTERNATIONAL, IllegalMoveError, InvalidSquareError, Position, coords_square,
-                    parse_square, square_coords, square_name, variant_named)
+
+from engine import (
+    AMERICAN,
+    INTERNATIONAL,
+    IllegalMoveError,
+    InvalidSquareError,
+    Position,
+    coords_square,
+    parse_square,
+    square_coords,
+    square_name,
+    variant_named,
+)
 
 FILES = "abcdefghij"
 

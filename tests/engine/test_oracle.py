@@ -14,8 +14,8 @@ from __future__ import annotations
 import random
 
 import pytest
-
 import reference as ref
+
 from engine import Position, variant_named
 
 draughts = pytest.importorskip("draughts")

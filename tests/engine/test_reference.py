@@ -9,8 +9,8 @@ from __future__ import annotations
 import random
 
 import pytest
-
 import reference as ref
+
 from engine import AMERICAN, INTERNATIONAL, Position, variant_named
 from engine.__main__ import run_perft
 

@@ -20,8 +20,7 @@ import numpy as np
 import pytest
 
 from engine import AMERICAN, INTERNATIONAL, Color, Position
-from engine.search import (LEVELS, MATE_BOUND, Info, Limits, Searcher, SearchResult, accepts_draw, choose_move,
-                           offers_draw)
+from engine.search import LEVELS, MATE_BOUND, Info, Limits, Searcher, SearchResult, accepts_draw, choose_move, offers_draw
 
 ROOT = Path(__file__).resolve().parents[2]
 

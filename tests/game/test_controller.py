@@ -8,9 +8,29 @@ from support import position, sq
 from engine import AMERICAN, INTERNATIONAL, Color
 from engine.game import Game
 from game.controller import (
-    MUST_CAPTURE, WHEN_YOU_CAN_CAPTURE, AcceptDraw, Cancel, ChangeMode, ChooseRules, ConfirmResign, Controller,
-    CursorMove, CursorPress, Deselect, DragStarted, FlipBoard, OfferDraw, PieceDropped, PlayAgain, PlayMoveFromList,
-    Resign, SetView, SquarePressed, StartGame, ToggleSetting, Undo,
+    MUST_CAPTURE,
+    WHEN_YOU_CAN_CAPTURE,
+    AcceptDraw,
+    Cancel,
+    ChangeMode,
+    ChooseRules,
+    ConfirmResign,
+    Controller,
+    CursorMove,
+    CursorPress,
+    Deselect,
+    DragStarted,
+    FlipBoard,
+    OfferDraw,
+    PieceDropped,
+    PlayAgain,
+    PlayMoveFromList,
+    Resign,
+    SetView,
+    SquarePressed,
+    StartGame,
+    ToggleSetting,
+    Undo,
 )
 
 
@@ -25,7 +45,7 @@ def names(c: Controller, squares) -> set[str]:
 
 
 def played(c: Controller) -> list[str]:
-    return [p.move_text(m, numeric=False) for p, m in zip(c.game.positions, c.game.moves)]
+    return [p.move_text(m, numeric=False) for p, m in zip(c.game.positions, c.game.moves, strict=False)]
 
 
 # --- selecting ------------------------------------------------------------------------------------

@@ -6,8 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine import AMERICAN, INTERNATIONAL, Color, Piece, Position
-from game.render.animation import (HOP_ARC, LIFT_HEIGHT, MoveAnimation, captured_poses, crown_pose,
-                                   is_crown_landed, piece_pose)
+from game.render.animation import HOP_ARC, LIFT_HEIGHT, MoveAnimation, captured_poses, crown_pose, is_crown_landed, piece_pose
 from game.render.geometry import PIECE_HEIGHT, square_center
 
 # Black (first) to move in International draughts with a four-piece capture 16x40 (path 16 27 38 49 40).
