@@ -1,0 +1,118 @@
+"""The Controls page and the keys of the "?" overlay, as the game behaves (``game/input.py``,
+``game/controller.py``, the panel in ``game/ui``), not as a web page would."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from engine import Variant
+
+from .model import Key, Page, Section
+
+# Every key the game reads, in the order the overlay lists them. pygame_keys names the constants
+# game/input.py must read for each (tests check it); text: a character read from the key's text.
+KEYS = (
+    Key("← ↑ → ↓", "Move the cursor from dark square to dark square, as you see the board (the first press "
+        "shows it)", ("K_LEFT", "K_RIGHT", "K_UP", "K_DOWN")),
+    Key("Enter or Space", "Press the square under the cursor, or the button chosen with Tab",
+        ("K_RETURN", "K_KP_ENTER", "K_SPACE")),
+    Key("Esc", "Close the resign question; else take back a capture partly entered; else drop the selection",
+        ("K_ESCAPE",)),
+    Key("Tab, Shift+Tab", "Go to the next (previous) button; after the last one, back to the board", ("K_TAB",)),
+    Key("Ctrl+Z", "Undo move", ("K_z",)),
+    Key("F1", "Open the Rules", ("K_F1",)),
+    Key("?", "Show these keys", (), text="?"),
+)
+
+CONTROL_SECTION_IDS = (
+    "controls-start", "controls-select", "controls-captures", "controls-drag", "controls-keyboard",
+    "controls-button-table", "controls-views", "controls-draw-offers", "controls-undo", "controls-settings",
+)
+
+
+def controls_page(variant: Variant) -> Page:
+    """The Controls page; ``variant`` names the first player in its text."""
+    return _controls(variant.first_player.label.capitalize(), variant.first_player.opponent.label.capitalize())
+
+
+@cache
+def _controls(first: str, second: str) -> Page:
+    return Page("controls", "Controls", (
+        Section("controls-start", "Starting a game", (
+            "On the first screen, choose the rules (American Checkers or International Draughts), then how to "
+            "play.",
+            f"Easy, Medium and Hard play against the computer, and you move first ({first}). “Play second · "
+            f"Medium” lets the computer open while you play {second}. “2 players on this device” is for two "
+            "people taking turns at one screen.",
+            "A game is saved after every move: it comes back when you start the game again, and “Back to the "
+            "game in progress” returns to it from the first screen.",
+        )),
+        Section("controls-select", "Moving a piece", (
+            "Press one of your pieces: it lifts, a gold ring appears on it, and green dots mark the squares "
+            "it can move to. Press a green dot to move there.",
+            "Pressing another of your pieces selects that one instead. Pressing the selected piece again, or "
+            "pressing outside the board, drops the selection.",
+            "If the selected piece has a capture that ends back on its own square, pressing the piece plays "
+            "that capture; press outside the board to drop the selection instead.",
+            "The last move is drawn as an orange line along its path, with a small red ring where each "
+            "captured piece stood.",
+        )),
+        Section("controls-captures", "Captures and multiple jumps", (
+            "When a capture is compulsory, a gold ring at the foot of each piece that can capture shows it, "
+            "and the status line adds “You must capture”.",
+            "For a multiple jump, press the squares to stop on, in order. As soon as only one way is left, "
+            "the rest of the move plays by itself. A green ring marks where a capture ends: pressing it "
+            "plays the move at once when only one way leads there.",
+            "To take back a capture you have partly entered, press “Deselect” below the board, or Esc.",
+        )),
+        Section("controls-drag", "Drag and drop", (
+            "You can also drag one of your pieces and drop it on a green dot, or on the green ring where a "
+            "capture ends. Dropping it anywhere else puts it back.",
+        )),
+        Section("controls-keyboard", "Keyboard", (
+            "The arrow keys move a cursor over the board's dark squares, and Enter or Space presses the square "
+            "under it, just as a click would.",
+            "Tab goes through the buttons (Shift+Tab goes back) and Enter or Space presses the one chosen. "
+            "Esc takes back a capture partly entered or drops the selection. Ctrl+Z undoes a move.",
+            "F1 opens the Rules, and ? shows the keys at any time during a game.",
+        )),
+        Section("controls-button-table", "Button controls", (
+            "The “Button controls” panel beside the board (below it in a narrow window) is a table laid "
+            "out like the 3D board and turned the same way. Press a piece there, then the squares to stop "
+            "on, as on the board.",
+            "Under it, “Legal moves” lists every move you can make, such as c3-d4, or c3xe5 for a capture; "
+            "press one to play it.",
+            "The panel also shows the pieces left (men and kings), the moves left before an automatic draw, "
+            "the last move, and all the moves of the game.",
+        )),
+        Section("controls-views", "Turning the board", (
+            "Drag the board (away from your pieces) to turn the view, or drag with the right mouse button "
+            "anywhere on it. The mouse wheel zooms in and out.",
+            "The “Angled” and “Top-down” buttons at the top right of the board switch between the two "
+            "views. “Flip board” turns the board round to the other side.",
+            "When you play second against the computer, the board starts turned so that your pieces are "
+            "near you.",
+        )),
+        Section("controls-draw-offers", "Offering a draw", (
+            "To offer a draw, press “Offer a draw with your next move”, then make your move: the offer goes "
+            "with it. Press the button again before moving to withdraw the offer. It can't be pressed while "
+            "the rules don't allow you to offer.",
+            "When your opponent offers a draw, “Accept draw” appears below the board and in the panel. Press "
+            "it to agree, or just make a move to decline.",
+            "Against the computer, it answers your offer on its turn, and it may offer a draw itself.",
+        )),
+        Section("controls-undo", "Undo, resign, new game", (
+            "“Undo move” (or Ctrl+Z) takes back a move. Against the computer it takes back the computer's "
+            "reply and your move together, so it is your turn again. A draw offer made with a move goes "
+            "with it. A game that ended on the board can be undone; one that ended by resignation or an "
+            "agreed draw can't.",
+            "“Resign” asks first: press “Yes, resign” to concede, or “Keep playing” (or Esc).",
+            "“Play again” starts a new game with the same rules and the same opponent. “Change mode” goes "
+            "back to the first screen.",
+        )),
+        Section("controls-settings", "Settings", (
+            "Under Settings you can write moves with square names (c3-d4) or with the tournament numbers "
+            "(11-15), show the numbers on the board's dark squares, set the animation speed, and turn the "
+            "sound on or off.",
+        )),
+    ), keys=KEYS)
