@@ -326,3 +326,29 @@ def test_controls_name_the_first_and_second_player_of_each_game():
     assert "you move first (White)" in international.section("controls-start").text
     assert "you play White" in american.section("controls-start").text
 
+
+# --- the text preview -------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.name)
+def test_the_preview_prints_every_section_with_its_diagrams(variant, capsys):
+    from game.help.__main__ import main
+
+    assert main(["--variant", variant.name]) == 0
+    out = capsys.readouterr().out
+    for page in (rules_page(variant), controls_page(variant)):
+        for section in page.sections:
+            assert f"{section.title}  [{section.id}]" in out
+    assert out.count("to move · FEN") == len(diagrams(variant))
+    refused = [line for _, _, line in diagram_lines(variant) if line.style is Style.REFUSED]
+    assert out.count("   refused ") == len(refused) and "should be refused" not in out
+    assert "a  b  c  d  e  f  g  h" in out and ("i  j" in out) == (variant is INTERNATIONAL)
+    for key in KEYS:
+        assert key.label in out
+
+
+def test_the_preview_names_an_unknown_variant(capsys):
+    from game.help.__main__ import main
+
+    with pytest.raises(SystemExit):
+        main(["--variant", "chess"])
+    assert "unknown variant 'chess'" in capsys.readouterr().err
