@@ -49,7 +49,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "not-your-piece": ("That's a {side} piece: {turn} is to move", "board"),
     "no-piece": ("Press one of your own pieces to move it", "board"),
     "game-over": ("{turn} has no move left: the game is over", "winning"),
-    "must-capture": ("You must capture: the gold rings show which pieces can", "compulsory-capture"),
+    "must-capture": ("When you can capture, you must capture: the gold rings show which pieces can", "compulsory-capture"),
     "must-capture-no-step": ("You must capture: no plain move is allowed while a capture is possible",
                              "compulsory-capture"),
     "most-pieces": ("In International draughts you must take the most pieces: this capture takes {n}, "

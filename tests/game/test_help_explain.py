@@ -12,12 +12,14 @@ import pytest
 
 from engine import AMERICAN, INTERNATIONAL, Color, Position, Variant, coords_square, parse_square, square_coords
 from engine.game import Game
-from game.controller import Controller, Mode, SquarePressed
+from game.controller import WHEN_YOU_CAN_CAPTURE, Controller, Mode, SquarePressed
 from game.help import explain_refusal, rules_page
 from game.help.explain import MESSAGES, _Board
 from game.help.model import board_fen
 
 AM, INTL = AMERICAN, INTERNATIONAL
+# the specification's words when a piece that can't capture is pressed ("Controls on this page"), and where to look
+MUST = WHEN_YOU_CAN_CAPTURE + ": the gold rings show which pieces can"
 B, W = Color.BLACK, Color.WHITE
 
 
@@ -37,10 +39,10 @@ CASES = [
     (AM, B, "d4", "c3", "c3", "b4", {"player": W}, "not-your-turn", "It's not your turn: Black is to move"),
     (AM, W, "a5", "b4 c3", "a5", "", {}, "game-over", "White has no move left: the game is over"),
     # compulsory capture
-    (AM, B, "d4 g7", "c3 g3", "g3", "", {}, "must-capture", "You must capture: the gold rings show which pieces can"),
-    (AM, B, "d4 g7", "c3 g3", "g3", "h4", {}, "must-capture", "You must capture: the gold rings show which pieces can"),
-    (AM, B, "d4 g7", "c3 g3", "g3", "f2", {}, "must-capture", "You must capture: the gold rings show which pieces can"),
-    (INTL, W, "c3 h2", "d4 a9", "h2", "g3", {}, "must-capture", "You must capture: the gold rings show which pieces can"),
+    (AM, B, "d4 g7", "c3 g3", "g3", "", {}, "must-capture", MUST),
+    (AM, B, "d4 g7", "c3 g3", "g3", "h4", {}, "must-capture", MUST),
+    (AM, B, "d4 g7", "c3 g3", "g3", "f2", {}, "must-capture", MUST),
+    (INTL, W, "c3 h2", "d4 a9", "h2", "g3", {}, "must-capture", MUST),
     (AM, B, "d4 g7", "c3 g3", "c3", "b4", {}, "must-capture-no-step",
      "You must capture: no plain move is allowed while a capture is possible"),
     (INTL, W, "Kb2", "e5 h6", "b2", "a3", {}, "must-capture-no-step",
