@@ -256,6 +256,8 @@ def explain_refusal(position: Position, start: int, stops: Sequence[int] = (), *
     refused on a diagram; a capture entered so far is otherwise allowed to go on). ``player``: the side
     the person plays, when the other side is the computer (None for two players at one device)."""
     stops = tuple(stops)
+    for sq in (start, *stops):
+        square_coords(position.variant, sq)  # InvalidSquareError (a ValueError) names a square off the board
     turn = position.turn.label.capitalize()
     if player is not None and position.turn is not player:
         return _refusal("not-your-turn", turn=turn)

@@ -148,6 +148,14 @@ def test_a_legal_attempt_is_not_refused(variant, turn, white, black, start, stop
     assert attempt(variant, turn, white, black, start, stops, **options) is None
 
 
+def test_a_square_off_the_board_is_named():
+    pos = Position.initial(AM)
+    with pytest.raises(ValueError, match="square 33 is not on the American Checkers board"):
+        explain_refusal(pos, 9, (33,))
+    with pytest.raises(ValueError, match="square 0 is not on"):
+        explain_refusal(pos, 0)
+
+
 # --- every message true, and the controller refusing exactly what is explained ----------------------------
 
 def random_positions(variant: Variant, rng: random.Random, games: int, boards: int) -> list[Position]:
