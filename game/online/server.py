@@ -135,35 +135,50 @@ class Room:
         self.rematch: set[int] = set()
         self.ended_logged = 0  # the last game whose end is in the log
         self._game: Game | None = None if record is not None else Game(variant)
-        self._record: dict | None = record  # Game.to_dict() of the game, while valid
+        self._stored = record  # the stored record, until the game is replayed from it
+        # each move's text and draw-offer flag, kept as played (Game.to_dict would redo every one)
+        self._texts: list[str] = list(record["moves"]) if record is not None else []
+        self._offers: list[bool] = list(record["draw_offers"]) if record is not None else []
 
     # --- the game ---------------------------------------------------------------------------------
 
     @property
     def game(self) -> Game:
         if self._game is None:
-            assert self._record is not None
-            self._game = Game.from_dict(self._record)
-            if self._game.variant != self.variant:
-                raise InvalidGameRecordError(f"room {self.id}: a {self._game.variant.name} game in a {self.variant.name} room")
+            assert self._stored is not None
+            game = Game.from_dict(self._stored)
+            if game.variant != self.variant:
+                raise InvalidGameRecordError(f"room {self.id}: a {game.variant.name} game in a {self.variant.name} room")
+            self._game, self._stored = game, None
         return self._game
 
-    def record(self) -> dict:
-        """The game as ``Game.to_dict`` gives it (kept until the next change)."""
-        if self._record is None:
-            self._record = self.game.to_dict()
-        return self._record
+    def play(self, text: str, offer_draw: bool) -> None:
+        """Play move text for the side to move (the engine's errors pass through; nothing changes then)."""
+        game = self.game
+        before = game.position
+        move = game.play(text, offer_draw=offer_draw)
+        self._texts.append(before.move_text(move))
+        self._offers.append(offer_draw)
 
-    def changed(self) -> None:
-        """Call after every change to the game."""
-        self._record = None
+    def record(self) -> dict:
+        """The game as ``Game.to_dict`` gives it."""
+        if self._game is None:
+            assert self._stored is not None
+            return self._stored
+        outcome = self._game.outcome
+        resigned = None
+        if outcome is not None and outcome.reason == "resignation":
+            resigned = Color[outcome.result.upper()].opponent.label
+        return {"variant": self.variant.name, "start": self._game.start.fen(), "moves": list(self._texts),
+                "draw_offers": list(self._offers), "resigned": resigned,
+                "draw_agreed": outcome is not None and outcome.reason == "agreement"}
 
     def new_game(self) -> None:
         """The rematch: the next game from the start, colours swapped."""
         self.game_number += 1
-        self._game = Game(self.variant)
+        self._game, self._stored = Game(self.variant), None
+        self._texts, self._offers = [], []
         self.rematch.clear()
-        self.changed()
 
     @property
     def is_started(self) -> bool:
@@ -432,12 +447,11 @@ class RoomServer:
         if game.turn is not color:
             raise Refusal("not_your_turn", f"it is {game.turn.label}'s move")
         try:
-            game.play(m.move, offer_draw=m.offer_draw)
+            room.play(m.move, m.offer_draw)
         except DrawOfferError as err:
             raise Refusal("no_offer", f"no draw offer allowed now, the move was not played: {err}") from None
         except IllegalMoveError as err:
             raise Refusal("illegal_move", str(err)) from None
-        room.changed()
         self.moves_played += 1
         log.debug("room %s: %s %s%s", room.id, color.label, m.move, " (offers a draw)" if m.offer_draw else "")
         await self._commit(room)
@@ -448,14 +462,12 @@ class RoomServer:
         if room.game.pending_offer is not room.color_of(player).opponent:
             raise Refusal("no_offer", "there is no draw offer from your opponent to accept")
         room.game.accept_draw()
-        room.changed()
         await self._commit(room)
 
     async def _resign(self, peer: Peer) -> None:
         room, player = self._seated(peer)
         self._check_not_over(room)
         room.game.resign(room.color_of(player))
-        room.changed()
         await self._commit(room)
 
     async def _rematch(self, peer: Peer) -> None:
