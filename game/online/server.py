@@ -94,15 +94,15 @@ class Refusal(Exception):
 class Peer:
     """One connection: the seat it holds (if any) and its recent message times for the rate limit."""
 
-    def __init__(self, conn: ServerConnection):
+    def __init__(self, conn: ServerConnection, rate_limit: int):
         self.conn = conn
         self.room: Room | None = None
         self.player: int | None = None
-        self._times: deque[float] = deque(maxlen=RATE_LIMIT_MESSAGES)
+        self._times: deque[float] = deque(maxlen=rate_limit)
 
     def allow(self, now: float) -> bool:
         """Whether one more message fits in the rate limit (refused messages don't count)."""
-        if len(self._times) == RATE_LIMIT_MESSAGES and now - self._times[0] < RATE_WINDOW_S:
+        if len(self._times) == self._times.maxlen and now - self._times[0] < RATE_WINDOW_S:
             return False
         self._times.append(now)
         return True
@@ -260,8 +260,10 @@ class RoomServer:
     (default: the one each client connected to, from its request's Host header)."""
 
     def __init__(self, *, store: RoomStore | None = None, idle_timeout: float = 1800.0, max_age: float = 86400.0,
-                 max_rooms: int = 10000, public: ServerAddress | None = None, sweep_interval: float | None = None):
+                 max_rooms: int = 10000, public: ServerAddress | None = None, sweep_interval: float | None = None,
+                 rate_limit: int = RATE_LIMIT_MESSAGES):
         self.store = store
+        self.rate_limit = rate_limit
         self.idle_timeout = idle_timeout
         self.max_age = max_age
         self.max_rooms = max_rooms
@@ -281,7 +283,7 @@ class RoomServer:
 
     async def handle(self, conn: ServerConnection) -> None:
         """One connection, from its first message to its close."""
-        peer = Peer(conn)
+        peer = Peer(conn, self.rate_limit)
         try:
             async for text in conn:
                 await self._receive(peer, text)
@@ -292,7 +294,7 @@ class RoomServer:
 
     async def _receive(self, peer: Peer, text: str | bytes) -> None:
         if not peer.allow(time.monotonic()):
-            self._send(peer, Error("rate_limited", f"more than {RATE_LIMIT_MESSAGES} messages in "
+            self._send(peer, Error("rate_limited", f"more than {self.rate_limit} messages in "
                                                    f"{RATE_WINDOW_S:g} s: message ignored"))
             return
         try:
@@ -601,11 +603,12 @@ class EmbeddedServer:
 
     def __init__(self, host: str = "0.0.0.0", port: int = 0, *, advertise: str | None = None,
                  db: str | Path | None = None, idle_timeout: float = 1800.0, max_age: float = 86400.0,
-                 max_rooms: int = 10000, sweep_interval: float | None = None, ping_interval: float = 20.0):
+                 max_rooms: int = 10000, sweep_interval: float | None = None, ping_interval: float = 20.0,
+                 rate_limit: int = RATE_LIMIT_MESSAGES):
         self.host, self.port = host, port
         self._advertise = advertise
         self._options = dict(idle_timeout=idle_timeout, max_age=max_age, max_rooms=max_rooms,
-                             sweep_interval=sweep_interval)
+                             sweep_interval=sweep_interval, rate_limit=rate_limit)
         self._db = db
         self._ping_interval = ping_interval
         self.server: RoomServer | None = None
@@ -688,6 +691,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--max-age", type=float, default=86400.0, metavar="S",
                    help="delete a room S seconds after it was made (default 86400)")
     p.add_argument("--max-rooms", type=int, default=10000, metavar="N", help="refuse new rooms beyond N (default 10000)")
+    p.add_argument("--rate-limit", type=int, default=RATE_LIMIT_MESSAGES, metavar="N",
+                   help=f"messages a second one connection may send (default {RATE_LIMIT_MESSAGES})")
     p.add_argument("--public-url", metavar="URL",
                    help="the address links carry, e.g. wss://rooms.example.org (default: the address each client used)")
     p.add_argument("--verbose", action="store_true", help="log every move too")
@@ -699,15 +704,15 @@ def main(argv: list[str] | None = None) -> int:
         public = parse_server_address(args.public_url) if args.public_url else None
     except InvalidLinkError as err:
         p.error(str(err))
-    if args.idle_timeout <= 0 or args.max_age <= 0 or args.max_rooms < 1:
-        p.error("--idle-timeout and --max-age must be positive, --max-rooms at least 1")
+    if args.idle_timeout <= 0 or args.max_age <= 0 or args.max_rooms < 1 or args.rate_limit < 1:
+        p.error("--idle-timeout and --max-age must be positive, --max-rooms and --rate-limit at least 1")
     warm_engine()
     try:
         store = RoomStore(args.db) if args.db else None
     except Exception as err:  # sqlite3.Error, an unknown schema: say which file and why
         p.error(f"can't open the rooms database {args.db}: {err}")
     server = RoomServer(store=store, idle_timeout=args.idle_timeout, max_age=args.max_age,
-                        max_rooms=args.max_rooms, public=public)
+                        max_rooms=args.max_rooms, public=public, rate_limit=args.rate_limit)
 
     async def serve_until_signal() -> None:
         stop = asyncio.Event()
