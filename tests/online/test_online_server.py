@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import sqlite3
 import time
 
 import pytest
@@ -386,6 +387,23 @@ def test_a_server_killed_with_sigkill_comes_back_with_every_room(tmp_path):
         host.until("state", outcome={"result": "draw", "reason": "agreement"})
     finally:
         proc.kill()
+
+
+def test_unreadable_stored_rooms_never_stop_the_server(make_server, tmp_path):
+    db = tmp_path / "rooms.db"
+    room, host_seat, _ = stored_room(db, "american", "B:W21-32:B1-12")
+    with sqlite3.connect(db) as sql:
+        sql.execute("INSERT INTO rooms SELECT 'BadJson', variant, created, last_seen, game_number, host_secret,"
+                    " guest_secret, connected, '{not json', rematch FROM rooms WHERE id = ?", (room,))
+        sql.execute("INSERT INTO rooms SELECT 'BadMoves', variant, created, last_seen, game_number, host_secret,"
+                    " guest_secret, connected, json_set(record, '$.moves', json('[\"11-15\", \"11-15\"]'))"
+                    ", rematch FROM rooms WHERE id = ?", (room,))
+    server = make_server(db=db)
+    wire = Wire(server.url)
+    for bad in ("BadJson", "BadMoves"):
+        assert wire.error({"type": "resume", "room": bad, "seat": host_seat})["code"] == "no_such_room"
+    wire.send({"type": "resume", "room": room, "seat": host_seat})
+    assert wire.until("joined")["room"] == room
 
 
 def _load(db) -> list[RoomRecord]:
