@@ -9,7 +9,8 @@ play random legal moves as fast as the server answers (each move waits for the s
 finished game is followed by a rematch) for ``--seconds``. ``--think S`` makes each player wait S
 seconds before a move, for many rooms at a human pace. Then it stops everything and prints:
 
-* rooms/s: rooms opened (create + join answered) per second while opening them all;
+* rooms/s: rooms opened (create + join answered) per second while opening them all, and per second
+  of the server's CPU time;
 * moves/s: moves acknowledged per second by all rooms together, and the median and 99th percentile of
   the time from sending a move to its state;
 * the server process's CPU (percent of one core) during play: moves/s divided by that share is what
@@ -209,9 +210,9 @@ async def measure(args: argparse.Namespace) -> dict:
             async with gate:
                 return await open_room(url, variant)
 
-        t0 = time.monotonic()
+        cpu_open, t0 = server.cpu_s(), time.monotonic()
         rooms = await asyncio.wait_for(asyncio.gather(*(opened(v) for v in variants)), args.seconds + 300)
-        open_s = time.monotonic() - t0
+        open_s, cpu_open = time.monotonic() - t0, server.cpu_s() - cpu_open
         rooms_rss = server.rss_mib()
         stats = Stats()
         cpu0, t1 = server.cpu_s(), time.monotonic()
@@ -230,6 +231,7 @@ async def measure(args: argparse.Namespace) -> dict:
         return {
             "rooms": args.rooms, "db": bool(args.db), "think_s": args.think,
             "rooms_per_s": round(args.rooms / open_s, 1), "open_s": round(open_s, 2),
+            "rooms_per_cpu_s": round(args.rooms / cpu_open, 1) if cpu_open else None,
             "moves": stats.moves, "moves_per_s": round(stats.moves / play_s, 1), "play_s": round(play_s, 2),
             "games_finished": stats.games_finished, "errors": stats.errors,
             "latency_ms_median": round(1000 * statistics.median(lat), 2),
@@ -239,6 +241,7 @@ async def measure(args: argparse.Namespace) -> dict:
             "rss_mib_base": round(base_rss, 1), "rss_mib_rooms": round(rooms_rss, 1), "rss_mib_played": round(played_rss, 1),
             "kib_per_room_opened": round(1024 * (rooms_rss - base_rss) / args.rooms, 1),
             "kib_per_room_played": round(1024 * (played_rss - base_rss) / args.rooms, 1),
+            "kib_per_move": round(1024 * (played_rss - rooms_rss) / stats.moves, 2) if stats.moves else None,
         }
     finally:
         server.stop()

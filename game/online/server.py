@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import hmac
 import logging
 import signal
@@ -607,8 +608,8 @@ class EmbeddedServer:
                  rate_limit: int = RATE_LIMIT_MESSAGES):
         self.host, self.port = host, port
         self._advertise = advertise
-        self._options = dict(idle_timeout=idle_timeout, max_age=max_age, max_rooms=max_rooms,
-                             sweep_interval=sweep_interval, rate_limit=rate_limit)
+        self._make_server = functools.partial(RoomServer, idle_timeout=idle_timeout, max_age=max_age,
+                                              max_rooms=max_rooms, sweep_interval=sweep_interval, rate_limit=rate_limit)
         self._db = db
         self._ping_interval = ping_interval
         self.server: RoomServer | None = None
@@ -664,16 +665,15 @@ class EmbeddedServer:
     async def _main(self) -> None:
         self._loop = asyncio.get_running_loop()
         self._stop = asyncio.Event()
-        store = RoomStore(self._db) if self._db is not None else None
-        self.server = RoomServer(store=store, **self._options)  # type: ignore[arg-type]
+        server = self._make_server(store=RoomStore(self._db) if self._db is not None else None)
+        self.server = server
 
         def ready(host: str, port: int) -> None:
             advertise = self._advertise or (lan_address() if self.host in ("", "0.0.0.0", "::") else host)
-            self.address = ServerAddress(advertise, port)
-            self.server.public = self.address  # type: ignore[union-attr]
+            self.address = server.public = ServerAddress(advertise, port)
             self._ready.set()
 
-        await run(self.server, self.host, self.port, self._stop, ready=ready, ping_interval=self._ping_interval)
+        await run(server, self.host, self.port, self._stop, ready=ready, ping_interval=self._ping_interval)
 
 
 # --- command line -----------------------------------------------------------------------------------

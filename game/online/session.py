@@ -6,7 +6,8 @@ on it at once (so the animation starts without waiting for the network), telling
 :meth:`FriendGame.play`; :meth:`FriendGame.poll` turns the server's states into what the controller
 does next:
 
-* :class:`RoomOpened`: the host's room exists; show its link and "Waiting for your friend".
+* :class:`RoomOpened`: the room exists (its link, for the host's "Waiting for your friend"; the friend
+  who joins gets it too, just before :class:`GameStarted`).
 * :class:`GameStarted`: both players are seated (the first game, a rematch with colours swapped, or the
   game found on returning to a room): show this game, the player on ``color``.
 * :class:`FriendMoved`: play this move (and the draw offer riding on it) for the friend, as a
@@ -163,7 +164,9 @@ class FriendGame:
     # --- the player's actions (the controller has applied each to its own game already) -------------
 
     def play(self, move: Move, offer_draw: bool = False) -> None:
-        """The player played ``move`` (with a draw offer riding on it if ``offer_draw``)."""
+        """The player played ``move`` (with a draw offer riding on it if ``offer_draw``) on the controller's
+        game, which is the same as ``view`` as long as the controller applies every event; the engine's
+        errors (an illegal move, an offer not allowed) pass through, and nothing is sent then."""
         assert self.view is not None, "no game yet"
         text = self.view.position.move_text(move)
         self.view.play(move, offer_draw=offer_draw)
