@@ -208,20 +208,22 @@ class RoomClient:
         broadcast([conn], encode(self._hello))
 
     def _run(self) -> None:
-        asyncio.set_event_loop(self._loop)
-        try:
-            self._loop.run_until_complete(self._main())
-        finally:
-            self._loop.close()
+        with asyncio.Runner(loop_factory=lambda: self._loop) as runner:  # closes the loop, cancels what is left
+            runner.run(self._main())
 
     async def _main(self) -> None:
         down_since = time.monotonic()
         ever_connected = False
         attempt = 0
+        stopping = asyncio.get_running_loop().create_task(self._stop.wait())
         while not self._stop.is_set():
-            reason, final = await self._connection()
-            if self._stop.is_set():
+            connection = asyncio.get_running_loop().create_task(self._connection())
+            await asyncio.wait((connection, stopping), return_when=asyncio.FIRST_COMPLETED)
+            if self._stop.is_set():  # close() while connecting or connected: leaving the task closes the socket
+                connection.cancel()
+                await asyncio.gather(connection, return_exceptions=True)
                 break
+            reason, final = connection.result()
             if self._conn_opened:
                 ever_connected, attempt, down_since = True, 0, time.monotonic()
             if final:
@@ -250,11 +252,9 @@ class RoomClient:
                 self._inbox.put(Connected())
                 if self._hello is not None:
                     self._send_hello(conn)
-                stopper = asyncio.get_running_loop().create_task(self._close_on_stop(conn))
                 try:
                     final = await self._read(conn)
                 finally:
-                    stopper.cancel()
                     self._conn = None
                 if final is not None:
                     return final, True
@@ -267,10 +267,6 @@ class RoomClient:
         except (OSError, TimeoutError, WebSocketException) as err:
             self._conn = None
             return f"{type(err).__name__}: {err}" if str(err) else type(err).__name__, False
-
-    async def _close_on_stop(self, conn: ClientConnection) -> None:
-        await self._stop.wait()
-        await conn.close()
 
     async def _read(self, conn: ClientConnection) -> str | None:
         """Deliver messages until the connection ends; returns why, when it must not be reconnected."""

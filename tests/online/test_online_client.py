@@ -3,6 +3,7 @@ secret across a server killed and restarted, giving up; and FriendGame, the cont
 
 from __future__ import annotations
 
+import socket
 import time
 
 import pytest
@@ -230,3 +231,14 @@ def test_a_move_sent_while_the_server_is_down_is_taken_back(tmp_path):
         assert next(e for e in got if isinstance(e, FriendMoved)).move == move
         host.close()
         guest.close()
+
+
+def test_close_does_not_wait_for_a_handshake_that_never_comes():
+    with socket.socket() as silent:  # accepts TCP, never answers the WebSocket handshake
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()
+        client = RoomClient(f"ws://127.0.0.1:{silent.getsockname()[1]}/", open_timeout=30)
+        time.sleep(0.2)
+        t0 = time.monotonic()
+        client.close()
+        assert time.monotonic() - t0 < 2 and not client._thread.is_alive()
