@@ -4,8 +4,10 @@ their secrets, rematches, draw offers, expiry, storage across a restart and a SI
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import json
 import random
+import socket
 import sqlite3
 import time
 
@@ -17,7 +19,7 @@ from websockets.exceptions import ConnectionClosed
 from engine import Position, variant_named
 from engine.game import Game
 from game.online.protocol import MAX_MESSAGE_BYTES, new_seat_secret, parse_link
-from game.online.server import EmbeddedServer
+from game.online.server import EmbeddedServer, lan_address
 from game.online.store import RoomRecord, RoomStore
 
 
@@ -439,6 +441,13 @@ def test_the_command_line_server_logs_one_line_per_room_event(tmp_path):
         assert proc.terminate() == 0
     finally:
         proc.kill()
+
+
+def test_the_lan_address_is_an_ipv4_address_of_this_machine():
+    address = ipaddress.IPv4Address(lan_address())
+    assert not address.is_unspecified and not address.is_multicast
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.bind((str(address), 0))  # it is one of this machine's own addresses
 
 
 # --- many rooms ----------------------------------------------------------------------------------------------
