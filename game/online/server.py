@@ -139,7 +139,8 @@ class Room:
         self._stored = record  # the stored record, until the game is replayed from it
         # each move's text and draw-offer flag, kept as played (Game.to_dict would redo every one)
         self._texts: list[str] = list(record["moves"]) if record is not None else []
-        self._offers: list[bool] = list(record["draw_offers"]) if record is not None else []
+        self._offers: list[bool] = (list(record.get("draw_offers", [False] * len(self._texts))) if record is not None
+                                    else [])
 
     # --- the game ---------------------------------------------------------------------------------
 
@@ -271,13 +272,12 @@ class RoomServer:
         self.public = public
         self.sweep_interval = sweep_interval or min(60.0, max(0.05, min(idle_timeout, max_age) / 4))
         self.rooms: dict[str, Room] = {}
-        self.moves_played = 0  # since start, for the load measurement
         if store is not None:
             now = time.time()
             for r in store.load():
                 try:
                     self.rooms[r.id] = Room.from_record(r, now)
-                except (ValueError, IndexError) as err:
+                except (ValueError, IndexError, KeyError, TypeError) as err:
                     log.error("room %s: stored room unreadable, skipped: %s", r.id, err)
 
     # --- connections ------------------------------------------------------------------------------
@@ -455,7 +455,6 @@ class RoomServer:
             raise Refusal("no_offer", f"no draw offer allowed now, the move was not played: {err}") from None
         except IllegalMoveError as err:
             raise Refusal("illegal_move", str(err)) from None
-        self.moves_played += 1
         log.debug("room %s: %s %s%s", room.id, color.label, m.move, " (offers a draw)" if m.offer_draw else "")
         await self._commit(room)
 

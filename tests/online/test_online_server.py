@@ -400,9 +400,11 @@ def test_unreadable_stored_rooms_never_stop_the_server(make_server, tmp_path):
         sql.execute("INSERT INTO rooms SELECT 'BadMoves', variant, created, last_seen, game_number, host_secret,"
                     " guest_secret, connected, json_set(record, '$.moves', json('[\"11-15\", \"11-15\"]'))"
                     ", rematch FROM rooms WHERE id = ?", (room,))
+        sql.execute("INSERT INTO rooms SELECT 'NoMoves', variant, created, last_seen, game_number, host_secret,"
+                    " guest_secret, connected, json_remove(record, '$.moves'), rematch FROM rooms WHERE id = ?", (room,))
     server = make_server(db=db)
     wire = Wire(server.url)
-    for bad in ("BadJson", "BadMoves"):
+    for bad in ("BadJson", "BadMoves", "NoMoves"):
         assert wire.error({"type": "resume", "room": bad, "seat": host_seat})["code"] == "no_such_room"
     wire.send({"type": "resume", "room": room, "seat": host_seat})
     assert wire.until("joined")["room"] == room
