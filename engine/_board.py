@@ -76,13 +76,19 @@ def layout(variant: Variant):
     return rules, masks, neighbours, bit_to_square
 
 
+@lru_cache(maxsize=None)
+def square_table(variant: Variant) -> tuple[int, ...]:
+    """``bit_to_square`` of :func:`layout` as a tuple of Python ints (cheap to index from Python)."""
+    return tuple(int(sq) for sq in layout(variant)[3])
+
+
 def squares_of(variant: Variant, bitboard: int) -> list[int]:
     """Square numbers of the set bits, ascending."""
-    table = layout(variant)[3]
+    table = square_table(variant)
     out = []
     while bitboard:
         low = bitboard & -bitboard
-        out.append(int(table[low.bit_length() - 1]))
+        out.append(table[low.bit_length() - 1])
         bitboard ^= low
     return out
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import threading
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import NamedTuple
@@ -141,21 +142,18 @@ class Position:
 
     @cached_property
     def _moves(self) -> tuple[Move, ...]:
-        rules, masks, nbr, bit_to_square = _board.layout(self.variant)
+        rules, masks, nbr, _ = _board.layout(self.variant)
         us, them = (self.white, self.black) if self.turn is Color.WHITE else (self.black, self.white)
-        scratch, capstk = new_scratch()
-        routes = np.zeros((MAX_ROUTES, MAX_PATH), dtype=np.int64)
-        route_len = np.zeros(MAX_ROUTES, dtype=np.int64)
-        out_from = np.zeros(MAX_ROUTES, dtype=np.int64)
-        out_to = np.zeros(MAX_ROUTES, dtype=np.int64)
-        out_cap = np.zeros(MAX_ROUTES, dtype=np.uint64)
+        scratch, capstk, out_from, out_to, out_cap, routes, route_len = _work_buffers()
         n = generate(np.uint64(us), np.uint64(them), np.uint64(self.kings), int(self.turn), rules, masks, nbr, True,
                      scratch, capstk, out_from, out_to, out_cap, routes, route_len)
         assert n <= MAX_ROUTES, f"more than {MAX_ROUTES} capture routes in {self.fen()}"
+        square = _board.square_table(self.variant)
         grouped: dict[tuple, list[tuple[int, ...]]] = {}
-        for i in range(n):
-            route = tuple(int(bit_to_square[b]) for b in routes[i, : route_len[i]])
-            captured = tuple(_board.squares_of(self.variant, int(out_cap[i])))
+        # plain lists: indexing them is much cheaper than indexing numpy arrays element by element
+        for row, length, cap in zip(routes[:n].tolist(), route_len[:n].tolist(), out_cap[:n].tolist(), strict=True):
+            route = tuple([square[b] for b in row[:length]])
+            captured = tuple(_board.squares_of(self.variant, cap))
             grouped.setdefault((route[0], route[-1], captured), []).append(route)
         assert len(grouped) <= MAX_MOVES
         return tuple(Move(s, e, c, rs[0], tuple(rs)) for (s, e, c), rs in grouped.items())
@@ -217,6 +215,21 @@ class Position:
             raise IllegalMoveError(f"{text!r} is not a legal move here ({self.turn.label} to move; legal: {legal})")
         options = " or ".join("x".join(map(str, m.path)) for m in matches)
         raise IllegalMoveError(f"{text!r} is ambiguous: it could be {options}; give the route")
+
+
+_WORK = threading.local()
+
+
+def _work_buffers() -> tuple[np.ndarray, ...]:
+    """The arrays ``generate`` writes into, allocated once per thread (the kernel doesn't need them
+    cleared): (scratch, capstk, out_from, out_to, out_cap, routes, route_len)."""
+    buffers = getattr(_WORK, "buffers", None)
+    if buffers is None:
+        scratch, capstk = new_scratch()
+        buffers = _WORK.buffers = (scratch, capstk, np.zeros(MAX_ROUTES, dtype=np.int64),
+                                   np.zeros(MAX_ROUTES, dtype=np.int64), np.zeros(MAX_ROUTES, dtype=np.uint64),
+                                   np.zeros((MAX_ROUTES, MAX_PATH), dtype=np.int64), np.zeros(MAX_ROUTES, dtype=np.int64))
+    return buffers
 
 
 def _is_subsequence(needle, hay) -> bool:
