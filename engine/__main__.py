@@ -7,6 +7,7 @@
     python -m engine game [--fen FEN] [--moves "11-15 23-19 ..."] [--json]
     python -m engine hub [--variant american] [--tt-size MB]          (Scan's Hub protocol on stdin/stdout)
     python -m engine match --a level=hard --b level=medium [--variant V] [--games N] [--concurrency N] [--json]
+    python -m engine pdn FILE... [--json] [--export OUT.pdn]
 """
 
 from __future__ import annotations
@@ -171,6 +172,12 @@ def cmd_bestmove(args) -> int:
     return 0
 
 
+def cmd_pdn(args) -> int:
+    from .pdn import run_command
+
+    return run_command(args.files, args.json, args.export)
+
+
 def add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--variant", type=variant_named, default="american",
                    help="american (english, checkers, 8x8) or international (10x10)")
@@ -217,6 +224,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_match_arguments(p)
     p.set_defaults(func=cmd_match)
+    p = sub.add_parser("pdn", help="read PDN files: one line per game (rule set, plies, final FEN, result, error)")
+    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("--json", action="store_true", help="print one JSON object per game")
+    p.add_argument("--export", metavar="OUT", help="write the games read to OUT, normalised")
+    p.set_defaults(func=cmd_pdn)
     return parser
 
 
