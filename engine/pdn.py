@@ -15,7 +15,10 @@ and the PDN 2.0 draft for American checkers (M. Cash, nemesis.info/pdn2.txt):
 * ``[GameType "20"]`` (International) or ``"21"`` (American), short or full (``"20,W,10,10,N2,0"``);
   any other type (Italian 22, Russian 25, Brazilian 26 ...) is reported as another rule set and its
   moves are not read. Without a GameType the squares decide: a game that names a square above 32 is
-  International; a game that doesn't is International if its file names one anywhere, else American;
+  International; else a game from the standard start goes by the squares of its first move (the first
+  moves of the two games share no square: 9-16 to 13-16 in American checkers, 31-35 to 26-30 in
+  International draughts); else (a set-up position, no moves) it is International if its file names
+  a square above 32 anywhere, else American;
 * ``[FEN "W:W31-50:B1-20"]`` (ranges, kings ``K``, a trailing period, lidraughts' ``:H0:F1`` tail);
 * UTF-8 with or without a BOM, UTF-16 with a BOM, else Windows-1252/Latin-1, line by line; CRLF or CR.
 
@@ -53,7 +56,7 @@ import sys
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import IO, TextIO
 
 from .game import DrawOfferError, Game
@@ -269,8 +272,9 @@ class PdnGame:
         the rules with their draw offers, so repetition counts and draw counters continue from the
         record's start (a FEN start brings no history). If the rules end the game before (a position
         repeated a third time, a move limit reached), the record stops there: compare ``.ply``. After
-        all the moves, a result that names a winner the rules haven't declared is a resignation, and
-        a draw after a move that offered one is an agreed draw. PdnError for another rule set."""
+        all the moves of a game read to its end, a result that names a winner the rules haven't
+        declared is a resignation, and a draw after a move that offered one is an agreed draw.
+        PdnError for another rule set or a start position that couldn't be read."""
         if self.variant is None or self.start is None:
             raise PdnError(f"game {self.index}: {self.error or 'not a game of a rule set this program plays'}")
         game = Game(self.variant, self.start)
@@ -282,7 +286,7 @@ class PdnGame:
                 game.play(pm.move, offer_draw=pm.draw_offer)
             except DrawOfferError:  # an offer the rules wouldn't allow then: the move stands without it
                 game.play(pm.move)
-        if plies is None or plies >= len(self.moves):
+        if self.error is None and (plies is None or plies >= len(self.moves)):
             winner = self.winner()
             if not game.is_over and isinstance(winner, Color):
                 game.resign(winner.opponent)
@@ -414,15 +418,30 @@ def result_winner(result: str, variant: Variant | None) -> Color | None | str:
 # --- the rule set of a game ------------------------------------------------------------------------
 
 def _variant_of(raw: _RawGame, file_has_big_squares: Callable[[], bool]) -> Variant:
-    """The game's rule set from its GameType, else from the squares it (or its file) names."""
+    """The game's rule set from its GameType, else from the squares it, its first move or its file
+    names (see the module's docstring)."""
     if "GameType" in raw.tag_errors:
         raise PdnVariantError(raw.tag_errors["GameType"], "")
     game_type = _tag(raw.tags, "GameType")
     if game_type is not None:
         return variant_of_game_type(game_type)
-    if raw.max_square > AMERICAN.squares or file_has_big_squares():
+    if raw.max_square > AMERICAN.squares:
         return INTERNATIONAL
-    return AMERICAN
+    if raw.moves and _tag(raw.tags, "FEN") is None and "FEN" not in raw.tag_errors:
+        opening = [v for v in (AMERICAN, INTERNATIONAL) if _is_first_move(v, raw.moves[0].text)]
+        if len(opening) == 1:
+            return opening[0]
+    return INTERNATIONAL if file_has_big_squares() else AMERICAN
+
+
+@lru_cache(maxsize=None)
+def _is_first_move(variant: Variant, text: str) -> bool:
+    """Whether ``text`` is a legal first move from the standard start of ``variant``."""
+    try:
+        Position.initial(variant).parse_move(text)
+        return True
+    except IllegalMoveError:
+        return False
 
 
 def variant_of_game_type(value: str) -> Variant:

@@ -272,8 +272,7 @@ MANCHESTER = ("11-15 24-20 8-11 28-24 9-13 22-18 15x22 25x18 4-8 26-22 10-14 18x
 def test_syntax_file_games_read_as_their_plain_moves():
     games = read_text((DATA / "syntax.pdn").read_text(encoding="utf-8"))
     assert [g.error for g in games] == [None] * 8
-    assert [g.variant_name for g in games] == ["american", "american"] + ["international"] * 2 + \
-        ["american"] + ["international"] * 3
+    assert [g.variant_name for g in games] == ["american", "american"] + ["international"] * 6
     first, algebraic, fen, by_squares, position, lidraughts, tags_only, again = games
     assert [m.move for m in first.moves] == plain(AMERICAN, MANCHESTER)
     assert [m.move for m in algebraic.moves] == plain(AMERICAN, "11-15 24-20 8-11 28-24 9-13 22-18 15x22 25x18")
@@ -283,8 +282,8 @@ def test_syntax_file_games_read_as_their_plain_moves():
                                                 "16x47", start)
     assert fen.end == Position.from_fen(INTERNATIONAL, "B:W47:B37")
     assert [m.move for m in by_squares.moves] == plain(INTERNATIONAL, "32-28 19-23 28x19 14x23")
-    assert position.plies == 0 and position.end == Position.from_fen(AMERICAN, "B:W18,24,27,28,K10,K15:B12,16,20,K22,"
-                                                                               "K25,K29")
+    assert position.plies == 0  # no GameType and no move: the file's squares (above 32 in game 3) decide
+    assert position.end == Position.from_fen(INTERNATIONAL, "W:W18,24,27,28,K10,K15:B12,16,20,K22,K25,K29")
     assert lidraughts.start == Position.initial(INTERNATIONAL) and lidraughts.plies == 2 and lidraughts.result == "*"
     assert tags_only.plies == 0 and tags_only.tags["Event"] == "Syntax: tags only"
     assert again.tags["Event"].startswith("Syntax: the same tag again") and again.plies == 1
@@ -326,14 +325,19 @@ def test_move_numbers_name_the_move_in_an_error():
     assert "'11-16' is not a legal move here (black to move; legal: 15x22)" in str(games[0].error)
 
 
-def test_without_gametype_a_games_own_squares_decide_before_its_files():
+def test_without_gametype_the_squares_decide():
     [american] = read_text("1. 11-15 23-19 *")
-    [international] = read_text("1. 32-28 19-23 2. 37-32 *")
+    [international] = read_text("1. 32-28 19-23 2. 37-32 *")  # 37: above 32
     assert american.variant is AMERICAN and international.variant is INTERNATIONAL
-    both = read_text("1. 32-28 19-23 *\n1. 11-15 *")
-    assert [g.variant for g in both] == [AMERICAN, AMERICAN]
-    both = read_text("1. 32-28 19-23 *\n1. 31-26 *\n1. 34-29 *")
-    assert [g.variant for g in both] == [INTERNATIONAL] * 3
+    # squares up to 32 from the standard start: the first move's squares, game by game
+    assert [g.variant for g in read_text("1. 32-28 19-23 *\n1. 11-15 *")] == [INTERNATIONAL, AMERICAN]
+    # a set-up position: the squares of its file
+    fen_only = '[FEN "W:W31,32:B1"]\n*\n'
+    assert read_text(fen_only)[0].variant is AMERICAN
+    assert [g.variant for g in read_text(fen_only + "1. 33-28 39-33 *")] == [INTERNATIONAL] * 2
+    # a first move legal in neither start (Italian draughts): American here, stopped at that move
+    [italian] = read_text("1. 21-17 12-15 *")
+    assert italian.variant is AMERICAN and isinstance(italian.error, PdnMoveError) and italian.error.text == "21-17"
 
 
 # --- bad input ----------------------------------------------------------------------------------
@@ -527,6 +531,8 @@ def test_to_game_stops_where_the_rules_end_the_game_and_takes_the_first_plies():
     assert not won.to_game(plies=1).is_over
     [drawn] = read_text('[GameType "21"]\n1. 11-15 23-19 1/2-1/2')  # no offer on the last move: left open
     assert not drawn.to_game().is_over
+    [cut] = read_text('[GameType "21"]\n1. 11-15 23-19 2. 99-1 1-0')  # cut short: its result isn't applied
+    assert cut.error is not None and cut.to_game().ply == 2 and not cut.to_game().is_over
 
 
 def test_annotations_for_a_game_report():
