@@ -16,7 +16,7 @@ and the PDN 2.0 draft for American checkers (M. Cash, nemesis.info/pdn2.txt):
   any other type (Italian 22, Russian 25, Brazilian 26 ...) is reported as another rule set and its
   moves are not read. Without a GameType the squares decide: a game that names a square above 32 is
   International; else a game from the standard start goes by the squares of its first move (the first
-  moves of the two games share no square: 9-16 to 13-16 in American checkers, 31-35 to 26-30 in
+  moves of the two games share no square: from 9-12 to 13-16 in American checkers, from 31-35 to 26-30 in
   International draughts); else (a set-up position, no moves) it is International if its file names
   a square above 32 anywhere, else American;
 * ``[FEN "W:W31-50:B1-20"]`` (ranges, kings ``K``, a trailing period, lidraughts' ``:H0:F1`` tail);
@@ -41,9 +41,11 @@ comment ``{(=)}`` (the symbol FIDE's Laws of Chess, Appendix C.13, have players 
 scoresheet; PDN has no mark of its own), and is read back from that comment or a glued ``(=)``.
 Reading what was written gives the same games.
 
-For the game: :meth:`PdnGame.to_game` builds an :class:`engine.game.Game` (the whole history, so
-repetition counts continue; a resignation or agreed draw from the result), :meth:`PdnGame.from_game`
-turns a game record into PDN, and :meth:`PdnGame.annotate` adds a mark or a comment to one move.
+For the game: :func:`read_file` (a file, streamed) and :func:`read_text` (pasted text) give
+:class:`PdnGame` objects; :func:`position_from_fen` reads a pasted FEN; :meth:`PdnGame.to_game` builds
+an :class:`engine.game.Game` (the whole history, so repetition counts continue; a resignation or an
+agreed draw from the result); :meth:`PdnGame.from_game` turns a game record into PDN and
+:meth:`PdnGame.pdn` into text; :meth:`PdnGame.annotate` adds a mark or a comment to one move.
 """
 
 from __future__ import annotations
@@ -434,7 +436,7 @@ def _variant_of(raw: _RawGame, file_has_big_squares: Callable[[], bool]) -> Vari
     return INTERNATIONAL if file_has_big_squares() else AMERICAN
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=4096)
 def _is_first_move(variant: Variant, text: str) -> bool:
     """Whether ``text`` is a legal first move from the standard start of ``variant``."""
     try:
