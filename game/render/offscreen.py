@@ -8,6 +8,7 @@ import math
 import os
 import statistics
 import time
+from contextlib import contextmanager
 
 import numpy as np
 
@@ -23,11 +24,22 @@ BENCH_FEN = "B:W21,25,26,31,32,35,36,39,41-45,47,48,50:B1-6,9,11,13-17,20,23"
 BENCH_MOVE = "16x40"
 
 
+@contextmanager
 def standalone_context():
-    """A moderngl context with no window (EGL, as on a headless machine)."""
+    """A moderngl context with no window (EGL, as on a headless machine), current on this thread
+    inside the ``with`` block and released after it.
+
+    It is unbound before it is released: an EGL context left current (releasing one doesn't unbind
+    it) keeps the thread from making a window's GLX context current later (libglvnd answers the
+    window's glXMakeCurrent with BadAccess, and Xlib's default handler ends the process)."""
     import moderngl
 
-    return moderngl.create_standalone_context(backend="egl")
+    ctx = moderngl.create_standalone_context(backend="egl")
+    try:
+        with ctx:  # current already; leaving the block makes no context current (eglMakeCurrent)
+            yield ctx
+    finally:
+        ctx.release()
 
 
 def render_to_array(ctx, renderer, state: RenderState, t: float, width: int, height: int) -> np.ndarray:
@@ -38,6 +50,9 @@ def render_to_array(ctx, renderer, state: RenderState, t: float, width: int, hei
         renderer.draw(state, t, Viewport(0, 0, width, height), target=fbo)
         data = fbo.read(components=3)
     finally:
+        # the draw leaves it bound: bind the default one instead, since moderngl rebinds the bound
+        # framebuffer after making a new one, and a released one would be a GL_INVALID_OPERATION
+        ctx.detect_framebuffer(0).use()
         fbo.release()
     return np.frombuffer(data, dtype=np.uint8).reshape(height, width, 3)[::-1]
 
@@ -76,11 +91,10 @@ def screenshot(out: str, size: tuple[int, int] = (1280, 720), samples: int = 4, 
     from .scene import BoardRenderer
 
     state = screenshot_state(**state_options)
-    ctx = standalone_context()
-    renderer = BoardRenderer(ctx, state.position.variant, samples=samples)
-    save_png(out, render_to_array(ctx, renderer, state, 0.0, *size))
-    renderer.release()
-    ctx.release()
+    with standalone_context() as ctx:
+        renderer = BoardRenderer(ctx, state.position.variant, samples=samples)
+        save_png(out, render_to_array(ctx, renderer, state, 0.0, *size))
+        renderer.release()
 
 
 # The bench's scenario, one loop: (kind, seconds). It plays as a game shows it: the capturing piece
@@ -180,27 +194,26 @@ def bench(frames: int, size: tuple[int, int] = (1280, 720), samples: int = 4, en
     scene = BenchScene()
     load = start_engine_load() if engine_load else None
     try:
-        ctx = standalone_context()
-        renderer = BoardRenderer(ctx, scene.still.position.variant, samples=samples)
-        fbo = ctx.framebuffer(ctx.renderbuffer(size, 4), ctx.depth_renderbuffer(size))
-        viewport = Viewport(0, 0, *size)
-        times = {kind: [] for kind in FRAME_KINDS}
-        warmup = 5
-        for i in range(frames + warmup):
-            t = i / 60.0
-            kind, state = scene.at(t)
-            start = time.perf_counter()
-            renderer.draw(state, t, viewport, target=fbo)
-            ctx.finish()
-            if i >= warmup:  # the first frames compile shaders and upload; a game pays that once at start
-                times[kind].append((time.perf_counter() - start) * 1000)
-        if load is not None and load.poll() is not None:
-            raise RuntimeError("the engine search stopped before the bench ended")
-        name = ctx.info["GL_RENDERER"]
-        antialias = f"{renderer.samples}x MSAA" if renderer.samples else ("FXAA" if renderer.fxaa else "none")
-        renderer.release()
-        fbo.release()
-        ctx.release()
+        with standalone_context() as ctx:
+            renderer = BoardRenderer(ctx, scene.still.position.variant, samples=samples)
+            fbo = ctx.framebuffer(ctx.renderbuffer(size, 4), ctx.depth_renderbuffer(size))
+            viewport = Viewport(0, 0, *size)
+            times = {kind: [] for kind in FRAME_KINDS}
+            warmup = 5
+            for i in range(frames + warmup):
+                t = i / 60.0
+                kind, state = scene.at(t)
+                start = time.perf_counter()
+                renderer.draw(state, t, viewport, target=fbo)
+                ctx.finish()
+                if i >= warmup:  # the first frames compile shaders and upload; a game pays that once at start
+                    times[kind].append((time.perf_counter() - start) * 1000)
+            if load is not None and load.poll() is not None:
+                raise RuntimeError("the engine search stopped before the bench ended")
+            name = ctx.info["GL_RENDERER"]
+            antialias = f"{renderer.samples}x MSAA" if renderer.samples else ("FXAA" if renderer.fxaa else "none")
+            renderer.release()
+            fbo.release()
     finally:
         if load is not None:
             load.kill()

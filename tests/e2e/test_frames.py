@@ -3,9 +3,15 @@ drawn matches a full redraw (real window under Xvfb, in this process)."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _pixels(app) -> np.ndarray:
@@ -39,3 +45,15 @@ def test_still_frames_draw_nothing_and_partial_frames_match_a_full_redraw(open_a
     app.screen.invalidate()
     assert app.step()
     assert np.array_equal(_pixels(app), partial), "drawing only the changed parts gives the full picture"
+
+
+def test_a_window_opens_after_an_offscreen_picture_in_the_same_process(display, tmp_path):
+    """The offscreen tools' EGL context is not left current: a window opened afterwards in the same
+    process gets its own GL context (a current EGL context makes that fail and Xlib end the process)."""
+    out = tmp_path / "board.png"
+    code = (f"from game.render.offscreen import screenshot; screenshot({str(out)!r}, (64, 48)); "
+            "from game.app import App; app = App((320, 240)); app.close(); print('window opened')")
+    env = dict(os.environ, DISPLAY=display, CHECKERS3D_DATA_DIR=str(tmp_path), SDL_AUDIODRIVER="dummy")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and "window opened" in done.stdout, done.stderr
+    assert out.stat().st_size > 0

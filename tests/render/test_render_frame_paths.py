@@ -29,9 +29,12 @@ def draw(gl, renderer, state, t, fbo):
 def fbo(gl):
     # module-wide: moderngl rebinds the last bound framebuffer after creating one, and binding a
     # released one is a GL_INVALID_OPERATION the error checks here would see
-    fbo = gl.framebuffer(gl.renderbuffer(SIZE, 4), gl.depth_renderbuffer(SIZE))
+    with gl:
+        fbo = gl.framebuffer(gl.renderbuffer(SIZE, 4), gl.depth_renderbuffer(SIZE))
     yield fbo
-    fbo.release()
+    with gl:
+        gl.detect_framebuffer(0).use()  # the tests leave it bound
+        fbo.release()
 
 
 def fresh(gl, state, t, fbo):
