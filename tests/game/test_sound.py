@@ -22,9 +22,15 @@ def test_plays_with_the_dummy_driver_and_respects_mute(monkeypatch):
     sounds = Sounds()
     try:
         assert sounds.available
-        sounds.play("capture")
         sounds.play("crown", enabled=False)
+        assert not pygame.mixer.get_busy(), "muted: nothing plays"
         sounds.play("no such sound")
+        assert not pygame.mixer.get_busy(), "an unknown name plays nothing"
+        sounds.play("capture")
+        assert pygame.mixer.get_busy(), "the dummy driver plays it"
+        pygame.mixer.stop()
+        sounds.play("move", enabled=False)
+        assert not pygame.mixer.get_busy(), "muted again: nothing plays"
     finally:
         pygame.mixer.quit()
 
