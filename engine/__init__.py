@@ -3,7 +3,8 @@
 The rules table and square names load at once; the position and its move generator (numba
 kernels, whose import alone takes a second or more) load on first use of one of their names, so a
 program can open its window and show the variants before numba is imported. ``from engine import
-Position`` works as always.
+Position`` works as always; so does :func:`kernels_cached` (whether the compiled kernels are on disk),
+which imports numba when first named.
 """
 
 from .notation import InvalidSquareError, coords_square, parse_square, square_coords, square_name
@@ -14,7 +15,7 @@ _FROM_POSITION = ("IllegalMoveError", "InvalidFenError", "Move", "Piece", "Posit
 __all__ = [
     "AMERICAN", "INTERNATIONAL", "VARIANTS", "Color", "Variant", "variant_named",
     "Position", "Move", "Piece", "InvalidFenError", "IllegalMoveError", "InvalidSquareError",
-    "parse_square", "square_coords", "square_name", "coords_square",
+    "parse_square", "square_coords", "square_name", "coords_square", "kernels_cached",
 ]
 
 
@@ -23,4 +24,8 @@ def __getattr__(name):
         from . import position
 
         return getattr(position, name)
+    if name == "kernels_cached":
+        from ._jit import kernels_cached
+
+        return kernels_cached
     raise AttributeError(f"module 'engine' has no attribute {name!r}")

@@ -1,5 +1,5 @@
-"""The one decorator every kernel uses (nopython, cached on disk, releasing the GIL), and where the
-compiled code is kept.
+"""The one decorator every kernel uses (nopython, cached on disk, releasing the GIL), where the
+compiled code is kept, and whether it is there (:func:`kernels_cached`).
 
 numba checks only a kernel's own source file when it loads a cached kernel, not the files of the
 kernels it calls and inlines: after an edit to ``_movegen.py`` (or an upgrade of the game) a cached
@@ -33,3 +33,16 @@ def _cache_dir() -> str | None:
 
 numba.config.CACHE_DIR = _cache_dir() or numba.config.CACHE_DIR
 kernel = njit(cache=True, nogil=True)
+
+
+def kernels_cached() -> bool:
+    """Whether numba's cache holds the compiled move generator for the current sources, so that
+    loading it takes a moment rather than a compile (about half a minute); False when unsure. No
+    public numba API says this: it reads the cache index through the dispatchers' internals, and
+    another numba version answers False."""
+    try:
+        from . import _movegen
+
+        return all(k._cache._cache_file._load_index() for k in (_movegen.generate, _movegen.make_move))
+    except Exception:
+        return False

@@ -94,17 +94,6 @@ def warm_up_kernels() -> None:
         pos.play(pos.legal_moves()[0]).has_capture()
 
 
-def kernels_cached() -> bool:
-    """Whether numba's cache holds the move generator for the current source (then loading it takes a
-    moment); False when unsure. Reads numba's cache index through its dispatcher internals."""
-    try:
-        from engine import _movegen
-
-        return all(getattr(_movegen, name)._cache._cache_file._load_index() for name in ("generate", "make_move"))
-    except Exception:  # another numba version: assume cold, which is only slower
-        return False
-
-
 class _Loader(threading.Thread):
     """Imports the rules engine, loads or compiles its kernels, and starts the computer's process, off
     the main thread so that the window keeps drawing meanwhile."""
@@ -127,6 +116,8 @@ class _Loader(threading.Thread):
             # own, and this thread only loads them from the cache.
             # With a warm cache the move generator loads first, before the computer's process
             # competes for the processor: the 3D board waits for it (see App.step).
+            from engine import kernels_cached
+
             compiler = None
             if kernels_cached():
                 warm_up_kernels()
