@@ -53,6 +53,7 @@ endgame rule.
 
 from __future__ import annotations
 
+import enum
 import math
 from dataclasses import dataclass
 from functools import lru_cache
@@ -75,19 +76,31 @@ class InvalidGameRecordError(ValueError):
     """A saved game (:meth:`Game.from_dict`) that can't be read or replayed; the message quotes it."""
 
 
-REASONS = ("no_moves", "resignation", "agreement", "repetition", "move_limit", "endgame_rule")
+class Reason(enum.StrEnum):
+    """Why a game ended; the values are the words of the saved games and the command line."""
+
+    NO_MOVES = "no_moves"
+    RESIGNATION = "resignation"
+    AGREEMENT = "agreement"
+    REPETITION = "repetition"
+    MOVE_LIMIT = "move_limit"
+    ENDGAME_RULE = "endgame_rule"
 
 
 @dataclass(frozen=True)
 class Outcome:
-    """How a game ended: ``result`` is ``'white'``, ``'black'`` (the winner) or ``'draw'``; ``reason``
-    one of :data:`REASONS`."""
+    """How a game ended: the ``winner`` (None for a draw) and the ``reason``."""
 
-    result: str
-    reason: str
+    winner: Color | None
+    reason: Reason
+
+    @property
+    def result(self) -> str:
+        """The result in words: ``'white'`` or ``'black'`` (the winner), or ``'draw'``."""
+        return self.winner.label if self.winner is not None else "draw"
 
     def to_dict(self) -> dict:
-        return {"result": self.result, "reason": self.reason}
+        return {"result": self.result, "reason": self.reason.value}
 
 
 # The endgame groups of FMJD 6.4: how many pieces (at least one a king) face the lone king.
@@ -269,7 +282,7 @@ class Game:
     def resign(self, color: Color) -> None:
         """``color`` resigns and loses."""
         self._check_not_over(f"{Color(color).label} can't resign")
-        self._ending = Outcome(Color(color).opponent.label, "resignation")
+        self._ending = Outcome(Color(color).opponent, Reason.RESIGNATION)
 
     # --- draw offers ----------------------------------------------------------------------------
 
@@ -286,7 +299,7 @@ class Game:
             raise DrawOfferError(f"no draw to accept: the game is over ({self.outcome.reason})")
         if self.pending_offer is None:
             raise DrawOfferError(f"no draw to accept: {self.turn.opponent.label} made no offer with the last move")
-        self._ending = Outcome("draw", "agreement")
+        self._ending = Outcome(None, Reason.AGREEMENT)
 
     def can_offer_draw(self) -> tuple[bool, str]:
         """Whether the side to move may attach a draw offer to its next move, and if not, why not
@@ -308,15 +321,16 @@ class Game:
         """The record as JSON-safe data: variant, start FEN, moves as text, the draw-offer flag of each
         move, and a resignation or agreement. :meth:`from_dict` reads it back."""
         resigned = None
-        if self._ending is not None and self._ending.reason == "resignation":
-            resigned = "black" if self._ending.result == "white" else "white"
+        if self._ending is not None and self._ending.reason is Reason.RESIGNATION:
+            assert self._ending.winner is not None
+            resigned = self._ending.winner.opponent.label
         return {
             "variant": self.variant.name,
             "start": self.start.fen(),
             "moves": [pos.move_text(m) for pos, m in zip(self._positions, self._moves, strict=False)],
             "draw_offers": list(self._offers),
             "resigned": resigned,
-            "draw_agreed": self._ending is not None and self._ending.reason == "agreement",
+            "draw_agreed": self._ending is not None and self._ending.reason is Reason.AGREEMENT,
         }
 
     @classmethod
@@ -406,12 +420,12 @@ class Game:
         """What the rules declare at ply index ``ply`` (the last position): no-moves loss first."""
         pos = self._positions[ply]
         if not pos.legal_moves():
-            return Outcome(pos.turn.opponent.label, "no_moves")
+            return Outcome(pos.turn.opponent, Reason.NO_MOVES)
         if self._seen[pos] >= self.variant.repetition_count:
-            return Outcome("draw", "repetition")
+            return Outcome(None, Reason.REPETITION)
         if ply - self._quiet_from[ply] >= 2 * self.variant.quiet_limit_moves:
-            return Outcome("draw", "move_limit")
+            return Outcome(None, Reason.MOVE_LIMIT)
         endgame = self._endgame[ply]
         if endgame is not None and ply >= endgame.draw_at:
-            return Outcome("draw", "endgame_rule")
+            return Outcome(None, Reason.ENDGAME_RULE)
         return None

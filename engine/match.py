@@ -234,7 +234,7 @@ def play_game(variant: Variant, opening: str, a: Player, b: Player, a_first: boo
             loser = _resigning(scores, resign, resign_moves)
     outcome = game.outcome
     if outcome:
-        result, reason = outcome.result, outcome.reason
+        result, reason = outcome.result, outcome.reason.value
     elif loser:
         result, reason = (first.opponent if loser == "first" else first).label, "resigned"
     else:

@@ -391,7 +391,7 @@ class Controller:
 
     def _result_text(self, outcome: Outcome) -> str:
         g = self.game
-        winner = None if outcome.result == "draw" else Color[outcome.result.upper()]
+        winner = outcome.winner
         loser = winner.opponent if winner is not None else None
         reason = _REASONS.get(outcome.reason, outcome.reason).format(
             loser=loser.label.capitalize() if loser is not None else "",
@@ -727,8 +727,8 @@ class Controller:
             return
         if (delta > 0) == self._recorded:
             return
-        result = self.game.outcome.result
-        outcome = "draw" if result == "draw" else ("win" if result == self.mode.human.label else "loss")
+        winner = self.game.outcome.winner
+        outcome = "draw" if winner is None else ("win" if winner is self.mode.human else "loss")
         self.storage.record_result(self.game.variant.name, self.mode.level, outcome, delta)
         self._recorded = delta > 0
 

@@ -11,7 +11,7 @@ import pytest
 
 from engine import AMERICAN, INTERNATIONAL, Color, IllegalMoveError, Position
 from engine.__main__ import main as engine_main
-from engine.game import DrawOfferError, Game, GameOverError, InvalidGameRecordError, Outcome
+from engine.game import DrawOfferError, Game, GameOverError, InvalidGameRecordError, Outcome, Reason
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -92,7 +92,7 @@ def test_illegal_moves_and_bad_start():
 
 def test_no_pieces_left_loses():
     g = game(AMERICAN, "W:W18:B14", "18x9")
-    assert g.outcome == Outcome("white", "no_moves") and g.is_over
+    assert g.outcome == Outcome(Color.WHITE, Reason.NO_MOVES) and g.is_over
     assert g.plies_until_draw is None and g.moves_until_draw is None
     with pytest.raises(GameOverError, match="over"):
         g.play("9-5")
@@ -104,12 +104,12 @@ def test_no_pieces_left_loses():
 def test_all_pieces_blocked_loses():
     # White's only man, on 5, can't move to 1 (Black's man) and can't jump it (off the board).
     g = game(AMERICAN, "B:W5:B1,10", "10-14")
-    assert g.outcome == Outcome("black", "no_moves")
+    assert g.outcome == Outcome(Color.BLACK, Reason.NO_MOVES)
 
 
 def test_start_position_without_moves_is_already_lost():
     g = game(AMERICAN, "W:W5:B1,14")
-    assert g.outcome == Outcome("black", "no_moves")
+    assert g.outcome == Outcome(Color.BLACK, Reason.NO_MOVES)
 
 
 # --- repetition (WCDF 1.31, FMJD 6.2) ------------------------------------------------------------
@@ -119,7 +119,7 @@ def test_third_repetition_draws():
     g = game(AMERICAN, "B:WK32:BK1", "1-6 32-27 6-1 27-32 1-6 32-27 6-1")
     assert g.repetitions(g.start) == 2 and g.outcome is None
     g.play("27-32")
-    assert g.repetitions() == 3 and g.outcome == Outcome("draw", "repetition")
+    assert g.repetitions() == 3 and g.outcome == Outcome(None, Reason.REPETITION)
     g.undo()
     assert g.outcome is None and g.repetitions(g.start) == 2
 
@@ -137,7 +137,7 @@ def test_same_board_with_the_other_side_to_move_does_not_count():
     assert g.outcome is None
     g.play("1-7"), g.play("47-38"), g.play("7-1")
     g.play("38-47")
-    assert g.outcome == Outcome("draw", "repetition")
+    assert g.outcome == Outcome(None, Reason.REPETITION)
 
 
 # --- quiet-move limits (WCDF 1.32: 40 moves each, FMJD 6.3: 25 moves each) ---------------------------
@@ -153,7 +153,7 @@ def test_american_40_moves_each_exactly():
     assert g.quiet_plies == 79 and g.plies_until_draw == 1 and g.moves_until_draw == 1
     assert g.outcome is None
     walk(g, 1)
-    assert g.outcome == Outcome("draw", "move_limit")
+    assert g.outcome == Outcome(None, Reason.MOVE_LIMIT)
     g.undo()
     assert g.outcome is None and g.plies_until_draw == 1
 
@@ -183,7 +183,7 @@ def test_international_25_moves_each_of_kings_only():
     walk(g, 49)
     assert g.plies_until_draw == 1 and g.outcome is None
     walk(g, 1)
-    assert g.outcome == Outcome("draw", "move_limit")
+    assert g.outcome == Outcome(None, Reason.MOVE_LIMIT)
 
 
 def test_international_man_move_resets_the_count():
@@ -209,7 +209,7 @@ def test_lone_king_against_three_pieces_draws_after_16_moves_each(fen):
         assert g.plies_until_draw == left - 1
     assert g.outcome is None
     walk(g, 1, keep={46}, men=True)
-    assert g.outcome == Outcome("draw", "endgame_rule")
+    assert g.outcome == Outcome(None, Reason.ENDGAME_RULE)
 
 
 def test_crowning_keeps_the_16_move_count():
@@ -224,7 +224,7 @@ def test_lone_king_against_two_or_one_draws_after_5_moves_each(fen):
     countdown(g, 9)
     assert g.outcome is None and g.plies_until_draw == 1
     walk(g, 1)
-    assert g.outcome == Outcome("draw", "endgame_rule")
+    assert g.outcome == Outcome(None, Reason.ENDGAME_RULE)
 
 
 def test_material_outside_the_rule_runs_no_endgame_count():
@@ -255,7 +255,7 @@ def test_main_diagonal_five_moves_from_that_position():
         assert g.plies_until_draw == left - 1
     assert g.outcome is None
     walk(g, 1)
-    assert g.outcome == Outcome("draw", "endgame_rule") and g.ply == 11
+    assert g.outcome == Outcome(None, Reason.ENDGAME_RULE) and g.ply == 11
 
 
 def test_main_diagonal_at_the_start():
@@ -284,7 +284,7 @@ def test_main_diagonal_count_is_capped_by_the_16_moves():
     assert g.ply == 26 and g.plies_until_draw == 6  # 32 - 26, not 10
     countdown(g, 5)
     walk(g, 1)
-    assert g.ply == 32 and g.outcome == Outcome("draw", "endgame_rule")
+    assert g.ply == 32 and g.outcome == Outcome(None, Reason.ENDGAME_RULE)
 
 
 DIAGONAL = {46, 41, 37, 32, 28, 23, 19, 14, 10, 5}
@@ -307,7 +307,7 @@ def test_three_becoming_two_counts_five_moves_from_there():
     assert g.ply == 6 and g.plies_until_draw == 10
     countdown(g, 9)
     walk(g, 1)
-    assert g.ply == 16 and g.outcome == Outcome("draw", "endgame_rule")
+    assert g.ply == 16 and g.outcome == Outcome(None, Reason.ENDGAME_RULE)
 
 
 def test_three_becoming_two_is_capped_by_the_16_moves():
@@ -318,7 +318,7 @@ def test_three_becoming_two_is_capped_by_the_16_moves():
     assert g.ply == 26 and g.plies_until_draw == 6
     countdown(g, 5)
     walk(g, 1)
-    assert g.ply == 32 and g.outcome == Outcome("draw", "endgame_rule")
+    assert g.ply == 32 and g.outcome == Outcome(None, Reason.ENDGAME_RULE)
 
 
 def test_two_against_one_keeps_its_count_when_the_lone_king_takes_one():
@@ -335,10 +335,10 @@ def test_win_on_the_last_move_within_the_limit_counts():
     assert g.plies_until_draw == 2
     offer_capture(g)  # Black's 5th move puts the king en prise
     capture(g)  # White's 5th move, the last within the limit, takes it
-    assert g.ply == 10 and g.outcome == Outcome("white", "no_moves")
+    assert g.ply == 10 and g.outcome == Outcome(Color.WHITE, Reason.NO_MOVES)
     g.undo(), g.undo()
     walk(g, 2)  # the same 5th moves without the capture
-    assert g.ply == 10 and g.outcome == Outcome("draw", "endgame_rule")
+    assert g.ply == 10 and g.outcome == Outcome(None, Reason.ENDGAME_RULE)
 
 
 # --- resignation ---------------------------------------------------------------------------------
@@ -347,7 +347,7 @@ def test_win_on_the_last_move_within_the_limit_counts():
 def test_resignation():
     g = game(AMERICAN, "B:W21-32:B1-12", "11-15")
     g.resign(Color.WHITE)
-    assert g.outcome == Outcome("black", "resignation") and g.is_over
+    assert g.outcome == Outcome(Color.BLACK, Reason.RESIGNATION) and g.is_over
     with pytest.raises(GameOverError):
         g.play("23-19")
     with pytest.raises(GameOverError):
@@ -355,7 +355,7 @@ def test_resignation():
     g.undo()  # takes back 11-15 and the resignation after it
     assert g.outcome is None and g.ply == 0
     g.resign(Color.BLACK)
-    assert g.outcome == Outcome("white", "resignation")
+    assert g.outcome == Outcome(Color.WHITE, Reason.RESIGNATION)
 
 
 # --- draw offers ("Controls on this page") --------------------------------------------------------
@@ -367,7 +367,7 @@ def test_offer_accepted():
     g.play("1-5", offer_draw=True)
     assert g.pending_offer is Color.BLACK
     g.accept_draw()
-    assert g.outcome == Outcome("draw", "agreement") and g.pending_offer is None
+    assert g.outcome == Outcome(None, Reason.AGREEMENT) and g.pending_offer is None
     assert g.can_offer_draw()[0] is False
     with pytest.raises(GameOverError):
         g.play("30-26")
@@ -426,7 +426,7 @@ def test_counter_offer_rides_on_the_declining_move():
     g.play("30-26", offer_draw=True)
     assert g.pending_offer is Color.WHITE
     g.accept_draw()
-    assert g.outcome == Outcome("draw", "agreement")
+    assert g.outcome == Outcome(None, Reason.AGREEMENT)
 
 
 def test_undo_cancels_the_offer_and_restores_the_offer_state():
@@ -444,7 +444,7 @@ def test_undo_cancels_the_offer_and_restores_the_offer_state():
     g.undo()
     assert g.pending_offer is Color.BLACK
     g.accept_draw()
-    assert g.outcome == Outcome("draw", "agreement")
+    assert g.outcome == Outcome(None, Reason.AGREEMENT)
     g.undo()  # takes back the offer's move and the agreement with it
     assert g.outcome is None and g.pending_offer is None and g.ply == 0
 
@@ -465,11 +465,11 @@ def test_round_trip_through_json():
     back = Game.from_dict(data)
     assert back.positions == g.positions and back.moves == g.moves and back.pending_offer is Color.WHITE
     g.accept_draw()
-    assert Game.from_dict(g.to_dict()).outcome == Outcome("draw", "agreement")
+    assert Game.from_dict(g.to_dict()).outcome == Outcome(None, Reason.AGREEMENT)
     g.undo()
     g.resign(Color.BLACK)
     again = Game.from_dict(g.to_dict())
-    assert again.outcome == Outcome("white", "resignation") and again.to_dict() == g.to_dict()
+    assert again.outcome == Outcome(Color.WHITE, Reason.RESIGNATION) and again.to_dict() == g.to_dict()
 
 
 def test_round_trip_of_a_finished_international_game():
@@ -478,7 +478,7 @@ def test_round_trip_of_a_finished_international_game():
     offer_capture(g)
     capture(g)
     back = Game.from_dict(g.to_dict())
-    assert back.outcome == Outcome("white", "no_moves") and back.position == g.position
+    assert back.outcome == Outcome(Color.WHITE, Reason.NO_MOVES) and back.position == g.position
 
 
 GOOD = {"variant": "american", "start": "B:W21,K30,K32:BK1,K3,12", "moves": ["1-5", "30-26"],
