@@ -172,6 +172,11 @@ class Game:
         return list(self._moves)
 
     @property
+    def draw_offers(self) -> list[bool]:
+        """Whether a draw offer rode on each move, in the order of :attr:`moves` (a copy)."""
+        return list(self._offers)
+
+    @property
     def positions(self) -> list[Position]:
         """The start and the position after each move (a copy)."""
         return list(self._positions)

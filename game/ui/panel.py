@@ -476,11 +476,9 @@ class Interface:
             return
         y += self._heading(x, y, "Moves")
         g = c.game
-        positions = g.positions
         rows: list[tuple[int, str, str]] = []
-        for i, move in enumerate(g.moves):
-            before = positions[i]
-            text = c.move_text(move, before) + (" (=)" if g.to_dict()["draw_offers"][i] else "")
+        for before, move, offered in zip(g.positions, g.moves, g.draw_offers, strict=False):
+            text = c.move_text(move, before) + (" (=)" if offered else "")
             first = before.turn is c.variant.first_player
             if first or not rows:
                 rows.append((len(rows) + 1, text if first else "…", "" if first else text))

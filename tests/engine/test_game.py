@@ -449,6 +449,16 @@ def test_undo_cancels_the_offer_and_restores_the_offer_state():
     assert g.outcome is None and g.pending_offer is None and g.ply == 0
 
 
+def test_draw_offers_are_listed_per_move():
+    g = game(AMERICAN, AMERICAN_KINGS)
+    g.play("1-5", offer_draw=True)
+    g.play("30-26")
+    assert g.draw_offers == [True, False] == g.to_dict()["draw_offers"]
+    g.draw_offers.append(True)  # a copy: the record is unchanged
+    g.undo()
+    assert g.draw_offers == [True]
+
+
 # --- saving --------------------------------------------------------------------------------------
 
 
