@@ -81,15 +81,15 @@ def main(argv=None) -> int:
     return 0
 
 
-ANIMATION_SPEED = {"slow": 0.6, "normal": 1.0, "fast": 1.8}
+ANIMATION_SPEED = {"slow": 0.6, "normal": 1.0, "fast": 1.8}  # by game.settings.AnimationSpeed
 BACKGROUND = (0.12, 0.12, 0.13)
 
 
 def warm_up_kernels() -> None:
     """Compile (or load from numba's cache) the move generator the game itself uses."""
-    from engine import AMERICAN, INTERNATIONAL, Position
+    from engine import VARIANTS, Position
 
-    for variant in (AMERICAN, INTERNATIONAL):
+    for variant in VARIANTS.values():
         pos = Position.initial(variant)
         pos.play(pos.legal_moves()[0]).has_capture()
 
@@ -248,42 +248,42 @@ class App:
     def _prepare_boards(self) -> None:
         """Start making the board images (a second of numpy each, on a background thread) while the
         rules engine loads: the chosen rules' first, then the other's, so switching is instant."""
-        from engine import AMERICAN, INTERNATIONAL, variant_named
+        from engine import VARIANTS, variant_named
         from game.render.textures import board_image_future, default_pixels
 
         chosen = variant_named(self.controller.settings.variant)
-        for variant in sorted((AMERICAN, INTERNATIONAL), key=lambda v: v is not chosen):
+        for variant in sorted(VARIANTS.values(), key=lambda v: v is not chosen):
             board_image_future(variant, default_pixels(variant), self.controller.settings.square_numbers)
 
     def dispatch(self, intent) -> None:
-        """Apply one intent: window and camera ones here, the rest to the controller."""
-        from game import controller as ctl
+        """Apply one intent: window and camera ones here, the rest to the controller (until the rules
+        engine is ready, only those the mode screen needs then; a game chosen meanwhile waits)."""
         from game import input as inp
+        from game import intents as it
         from game.render import camera_at
-        from game.ui import DismissNotes
 
-        c = self.controller
-        if isinstance(intent, inp.Quit):
-            self.running = False
-        elif isinstance(intent, inp.Exposed):
-            self.screen.invalidate()
-        elif isinstance(intent, inp.Resize):
-            self._resize(intent.width, intent.height)
-        elif isinstance(intent, inp.Orbit):
-            self.camera = camera_at(self.camera, self._now).orbited(intent.dx, intent.dy)
-        elif isinstance(intent, inp.Zoom):
-            self.camera = camera_at(self.camera, self._now).zoomed(intent.steps)
-        elif isinstance(intent, DismissNotes):
-            c.notes.clear()
-        elif not self._ready and isinstance(intent, (ctl.StartGame, ctl.ContinueSaved)):
-            self._waiting_start = intent
-        elif self._ready or isinstance(intent, (ctl.ChooseRules, ctl.ToggleSetting, ctl.SetView)):
-            c.handle(intent)
+        match intent:
+            case inp.Quit():
+                self.running = False
+            case inp.Exposed():
+                self.screen.invalidate()
+            case inp.Resize(width=width, height=height):
+                self._resize(width, height)
+            case inp.Orbit(dx=dx, dy=dy):
+                self.camera = camera_at(self.camera, self._now).orbited(dx, dy)
+            case inp.Zoom(steps=steps):
+                self.camera = camera_at(self.camera, self._now).zoomed(steps)
+            case it.StartGame() | it.ContinueSaved() if not self._ready:
+                self._waiting_start = intent
+            case it.ChooseRules() | it.ToggleSetting() | it.SetView() | it.DismissNotes():
+                self.controller.handle(intent)
+            case _ if self._ready or not isinstance(intent, it.Intent):
+                self.controller.handle(intent)  # one it doesn't know raises
 
     def _check_ready(self) -> None:
         if self._ready or not self.loader.ready.is_set() or self.loader.error:
             return
-        from game.controller import WorkerOpponent
+        from game.worker_opponent import WorkerOpponent
 
         self._ready = True
         c = self.controller
@@ -324,6 +324,7 @@ class App:
 
     def _follow_controller(self, now: float) -> None:
         """Start the animation of a move just played, play its sounds, turn the camera when needed."""
+        from game.phases import Screen
         from game.render import Camera, CameraMove, camera_at
 
         c = self.controller
@@ -339,7 +340,7 @@ class App:
         for name in c.events:
             self.sounds.play(name, c.settings.sound)
         c.events.clear()
-        key = (c.settings.view, c.second_side_near() if c.screen == "game" else False)
+        key = (c.settings.view, c.second_side_near() if c.screen is Screen.GAME else False)
         if key != self._camera_key:
             self._camera_key = key
             self.camera = CameraMove(camera_at(self.camera, now), Camera.preset(*key), now)
@@ -352,7 +353,8 @@ class App:
         from game.render import RenderState
 
         c = self.controller
-        if c.screen != "game" or c.game is None or not self._ready:
+        p = c.in_game
+        if p is None or not self._ready:
             name = c.settings.variant
             if name not in self._initial:
                 from engine import Position, variant_named
@@ -362,7 +364,7 @@ class App:
         animation = self.animation if self.animation is not None and not self.animation.is_done(now) else None
         last = c.last_move()
         return RenderState(
-            position=c.game.position,
+            position=p.game.position,
             camera=self.camera,
             selected=c.selected,
             targets=c.targets(),

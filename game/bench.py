@@ -42,9 +42,10 @@ def bench_window(frames: int, size: tuple[int, int], as_json: bool = False, seed
     """Run the scripted game for ``frames`` timed frames and print the frame times per kind."""
     import pygame
 
-    from game import controller as ctl
     from game import input as inp
+    from game import intents as it
     from game.app import App
+    from game.phases import GameOver, Level
 
     app = App(size)
     clock = pygame.time.Clock()
@@ -57,7 +58,7 @@ def bench_window(frames: int, size: tuple[int, int], as_json: bool = False, seed
                 raise SystemExit(f"the rules engine did not start: {app.loader.error or 'timed out'}")
             app.step()
             clock.tick(60)
-        app.dispatch(ctl.StartGame("hard"))
+        app.dispatch(it.StartGame(Level.HARD))
         for _ in range(30):  # the game screen's first frames build the board's pictures
             app.step()
             clock.tick(60)
@@ -67,18 +68,18 @@ def bench_window(frames: int, size: tuple[int, int], as_json: bool = False, seed
         while count < frames:
             orbit = None
             moving = app.animation is not None and not app.animation.is_done(time.monotonic())
-            if c.game.is_over:
-                app.dispatch(ctl.PlayAgain())
+            if isinstance(c.phase, GameOver):
+                app.dispatch(it.PlayAgain())
                 turn_frames = 0
             elif c.is_human_turn() and not moving:
                 turn_frames += 1
                 if IDLE_FRAMES <= turn_frames < IDLE_FRAMES + ORBIT_FRAMES:
                     orbit = inp.Orbit(6.0 if (turn_frames // ORBIT_FRAMES) % 2 else -6.0, 0.0)
                 elif turn_frames >= IDLE_FRAMES + ORBIT_FRAMES:
-                    app.dispatch(ctl.PlayMoveFromList(rng.choice(c.legal_moves())))
+                    app.dispatch(it.PlayMoveFromList(rng.choice(c.legal_moves())))
                     turn_frames = 0
             settling = app.renderer is not None and not app.renderer.is_settled
-            thinking = c.thinking
+            thinking = c.waiting_for_opponent
             started = time.perf_counter()
             if orbit is not None:
                 app.dispatch(orbit)

@@ -1,8 +1,11 @@
-"""The play state machine: what a press, a key or a button does, computer turns, undo and offers.
+"""The play state machine: what a press, a key or a button does, the opponent's turns, undo and offers.
 
-Intents come in (from ``game.input`` and the panel), :meth:`Controller.handle` applies them, and the
-renderer and the panel read the controller's state (``selected``, :meth:`Controller.targets`,
-:meth:`Controller.status` ...). Nothing here touches a window, so it is tested without one.
+Intents come in (``game.intents``, from ``game.input`` and the panel) and :meth:`Controller.handle`
+applies them; the opponent's replies come in through :meth:`Controller.update`, once a frame. The
+state is an explicit phase (``game.phases``, with its diagram) plus the selection on the board; the
+renderer and the panel read it (``phase``, ``selected``, :meth:`Controller.targets`,
+:meth:`Controller.status` ...), and :attr:`Controller.version` changes whenever any of it may have.
+Nothing here touches a window, so it is tested without one.
 
 Selection follows the specification ("Controls on this page") to the letter:
 
@@ -16,233 +19,67 @@ Selection follows the specification ("Controls on this page") to the letter:
   remains, the rest plays itself; pressing the final square (green ring) first plays the move when
   only one route leads there; "Deselect" (or Esc) cancels a capture partly entered.
 
-The computer's moves come from an *opponent* client (``engine.worker`` in the game, a test double in
-tests) that never blocks: :meth:`Controller.update` polls it once a frame.
+The other side's moves come from an *opponent* (``game.opponent``: the computer's worker in the game,
+a test double in tests) that never blocks.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, assert_never
 
 from engine import Color, coords_square, variant_named
-from engine.variants import Variant
+from game.intents import (
+    AcceptDraw,
+    Cancel,
+    ChangeMode,
+    ChooseRules,
+    ConfirmResign,
+    ContinueSaved,
+    CursorMove,
+    CursorPress,
+    Deselect,
+    DismissNotes,
+    DragStarted,
+    FlipBoard,
+    Intent,
+    OfferDraw,
+    PieceDropped,
+    PlayAgain,
+    PlayMoveFromList,
+    Resign,
+    SetView,
+    SquarePressed,
+    StartGame,
+    ToggleSetting,
+    Undo,
+)
+from game.opponent import DrawAnswer, Opponent, OpponentError, OpponentMove, OpponentStatus, Reply
+from game.phases import (
+    AwaitingDrawAnswer,
+    ChoosingMode,
+    ConfirmingResign,
+    GameOver,
+    HumanToMove,
+    InGame,
+    Level,
+    Mode,
+    OpponentFailed,
+    OpponentToMove,
+    Phase,
+    Screen,
+    TurnPhase,
+)
+from game.settings import Notation, Settings, View
 
 if TYPE_CHECKING:  # at run time engine.game loads with the first game: the mode screen needs no numba
-    from engine import Move, Position
+    from engine import Move, Position, Variant
     from engine.game import Game, Outcome
-
-LEVELS = ("easy", "medium", "hard")
+    from game.storage import Storage
 
 MUST_CAPTURE = "You must capture"
 WHEN_YOU_CAN_CAPTURE = "When you can capture, you must capture"
-
-_REASONS = {
-    "no_moves": "{loser} has no move left",
-    "resignation": "{loser} resigned",
-    "agreement": "draw agreed",
-    "repetition": "the same position occurred 3 times",
-    "move_limit": "{limit} moves each without a man moved or a capture",
-    "endgame_rule": "the endgame move limit was reached",
-}
-
-
-# --- intents ----------------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class SquarePressed:
-    """A press on the board (3D board or the "Button controls" table). ``square`` is a playable square
-    number, or None for a light square; ``outside`` is True for a press that missed the board."""
-
-    square: int | None
-    outside: bool = False
-
-
-@dataclass(frozen=True)
-class DragStarted:
-    """The pointer went down on ``square`` and moved: the piece there follows the pointer."""
-
-    square: int
-
-
-@dataclass(frozen=True)
-class PieceDropped:
-    """A dragged piece was released over ``square`` (None: off the board or a light square)."""
-
-    start: int
-    square: int | None
-
-
-@dataclass(frozen=True)
-class Deselect:
-    """The "Deselect" button: drop the selection and any capture partly entered."""
-
-
-@dataclass(frozen=True)
-class Cancel:
-    """Esc: close a question, else take back a capture partly entered, else deselect."""
-
-
-@dataclass(frozen=True)
-class CursorMove:
-    """Arrow keys: move the keyboard cursor one square, ``dx`` right and ``dy`` up *on the screen*."""
-
-    dx: int
-    dy: int
-
-
-@dataclass(frozen=True)
-class CursorPress:
-    """Enter or Space on the board: press the square under the cursor."""
-
-
-@dataclass(frozen=True)
-class PlayMoveFromList:
-    """A press on one of the "Legal moves"."""
-
-    move: Move
-
-
-@dataclass(frozen=True)
-class Undo:
-    pass
-
-
-@dataclass(frozen=True)
-class OfferDraw:
-    """Toggles "Offer a draw with your next move"."""
-
-
-@dataclass(frozen=True)
-class AcceptDraw:
-    pass
-
-
-@dataclass(frozen=True)
-class Resign:
-    """Asks for confirmation first; :class:`ConfirmResign` concedes."""
-
-
-@dataclass(frozen=True)
-class ConfirmResign:
-    pass
-
-
-@dataclass(frozen=True)
-class PlayAgain:
-    """A new game with the same rules and the same way of playing."""
-
-
-@dataclass(frozen=True)
-class ChangeMode:
-    """Back to the mode screen."""
-
-
-@dataclass(frozen=True)
-class ChooseRules:
-    variant: str  # "american" | "international"
-
-
-@dataclass(frozen=True)
-class StartGame:
-    """From the mode screen: ``level`` None is "2 players on this device"."""
-
-    level: str | None
-    play_second: bool = False
-
-
-@dataclass(frozen=True)
-class ContinueSaved:
-    """Resume the saved game offered on the mode screen."""
-
-
-@dataclass(frozen=True)
-class FlipBoard:
-    pass
-
-
-@dataclass(frozen=True)
-class SetView:
-    view: str  # "angled" | "top"
-
-
-@dataclass(frozen=True)
-class ToggleSetting:
-    """Flip a boolean setting or step a choice (``name`` is a :class:`Settings` field)."""
-
-    name: str
-
-
-# --- the computer opponent ------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class ComputerMove:
-    """The computer's reply: its move, and whether it offers a draw with it."""
-
-    move: Move
-    offer_draw: bool = False
-
-
-@dataclass(frozen=True)
-class DrawAnswer:
-    """The computer's answer to a draw offer."""
-
-    accept: bool
-
-
-@dataclass(frozen=True)
-class EngineStatus:
-    """Progress of the engine worker start (kernels compiling); ``ready`` once it can search."""
-
-    text: str
-    ready: bool = False
-
-
-class Opponent(Protocol):
-    """What the controller needs from the computer. Nothing blocks: replies arrive from :meth:`poll`."""
-
-    def request_move(self, game: Game, level: str) -> None: ...
-
-    def ask_draw(self, game: Game, level: str) -> None: ...
-
-    def cancel(self) -> None: ...
-
-    def poll(self) -> list[ComputerMove | DrawAnswer | EngineStatus]: ...
-
-
-# --- settings and results ---------------------------------------------------------------------------
-
-@dataclass
-class Settings:
-    """What the player chose; stored between runs by ``game.storage``."""
-
-    notation: str = "algebraic"  # "algebraic" (c3-d4) | "numeric" (11-15)
-    square_numbers: bool = False  # standard numbers on the dark squares of the board
-    animation_speed: str = "normal"  # "slow" | "normal" | "fast"
-    sound: bool = True
-    view: str = "angled"  # "angled" | "top"
-    variant: str = "american"  # the rules last chosen on the mode screen
-
-    CHOICES = {"notation": ("algebraic", "numeric"), "animation_speed": ("slow", "normal", "fast"),
-               "view": ("angled", "top"), "variant": ("american", "international")}
-
-
-@dataclass(frozen=True)
-class Mode:
-    """How the game is played: against the computer at ``level`` with the player on ``human``, or two
-    players on this device (``level`` None)."""
-
-    level: str | None
-    human: Color | None = None
-
-    @property
-    def vs_computer(self) -> bool:
-        return self.level is not None
-
-    @property
-    def computer(self) -> Color | None:
-        return self.human.opponent if self.human is not None else None
 
 
 @dataclass(frozen=True)
@@ -253,20 +90,16 @@ class Played:
     before: Position
 
 
-# --- the controller ---------------------------------------------------------------------------------
-
 @dataclass
 class Controller:
-    """The whole play state. ``storage`` (``game.storage.Storage`` or None) keeps the game, the results
-    and the settings; ``opponent`` plays the computer's side."""
+    """The whole play state. ``storage`` keeps the game, the results and the settings; ``opponent``
+    plays the other side against a person (the computer)."""
 
     opponent: Opponent | None = None
-    storage: Any = None
+    storage: Storage | None = None
 
-    screen: str = "mode"  # "mode" | "game"
+    phase: Phase = field(default_factory=ChoosingMode)
     settings: Settings = field(default_factory=Settings)
-    game: Game | None = None
-    mode: Mode | None = None
     selected: int | None = None
     entered: tuple[int, ...] = ()  # landing squares pressed so far in a capture
     dragging: int | None = None
@@ -274,19 +107,16 @@ class Controller:
     cursor_visible: bool = False
     flipped: bool = False  # the board seen from the second player's side
     offer_armed: bool = False
-    confirming_resign: bool = False
     notice: str | None = None  # a one-off explanation under the status line
     notes: list[str] = field(default_factory=list)  # messages from storage (files set aside ...)
     events: list[str] = field(default_factory=list)  # sounds to play: move capture crown illegal end
     played: Played | None = None
-    thinking: bool = False  # waiting for the computer's move
-    asking_draw: bool = False  # waiting for the computer's answer to our offer
-    engine_status: str = ""
-    engine_ready: bool = True
+    opponent_status: str = ""  # how the opponent is getting ready, until opponent_ready
+    opponent_ready: bool = True
+    version: int = 0  # changes whenever anything shown may have (see handle, update, restore)
     _recorded: bool = False  # this game's result is in the results table
-    _offer_answered: bool = False  # the computer has declined the offer pending now
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.storage is not None:
             self.settings = self.storage.load_settings()
             self.notes.extend(self.storage.take_notes())
@@ -294,31 +124,65 @@ class Controller:
     # --- derived state --------------------------------------------------------------------------
 
     @property
+    def screen(self) -> Screen:
+        return self.phase.screen
+
+    @property
+    def turn_phase(self) -> ChoosingMode | TurnPhase:
+        """The phase under a question (``ConfirmingResign``): who acts in the game."""
+        return self.phase.under if isinstance(self.phase, ConfirmingResign) else self.phase
+
+    @property
+    def in_game(self) -> InGame | None:
+        """The phase of the game on screen; None on the mode screen."""
+        return self.phase if isinstance(self.phase, InGame) else None
+
+    @property
+    def game(self) -> Game | None:
+        """The game on screen; on the mode screen the one left there (None at launch)."""
+        p = self.phase.left if isinstance(self.phase, ChoosingMode) else self.phase
+        return p.game if p is not None else None
+
+    @property
+    def mode(self) -> Mode | None:
+        """How the game on screen (or the one left for the mode screen) is played."""
+        p = self.phase.left if isinstance(self.phase, ChoosingMode) else self.phase
+        return p.mode if p is not None else None
+
+    @property
     def variant(self) -> Variant:
-        return self.game.variant if self.game is not None else variant_named(self.settings.variant)
+        game = self.game
+        return game.variant if game is not None else variant_named(self.settings.variant)
 
     @property
-    def position(self) -> Position | None:
-        return self.game.position if self.game is not None else None
-
-    @property
-    def view(self) -> str:
+    def view(self) -> View:
         return self.settings.view
 
+    @property
+    def confirming_resign(self) -> bool:
+        return isinstance(self.phase, ConfirmingResign)
+
+    @property
+    def waiting_for_opponent(self) -> bool:
+        """Whether the opponent is finding a move or deciding on a draw offer."""
+        return isinstance(self.turn_phase, (OpponentToMove, AwaitingDrawAnswer))
+
     def is_human_turn(self) -> bool:
-        """Whether a person may move now (not the computer's turn, game not over)."""
-        if self.game is None or self.game.is_over or self.screen != "game":
-            return False
-        return not self.mode.vs_computer or self.game.turn is self.mode.human
+        """Whether a person may move now (not the opponent's turn, game not over)."""
+        return isinstance(self.turn_phase, HumanToMove)
 
     def legal_moves(self) -> tuple[Move, ...]:
-        """The moves the player may make now (empty on the computer's turn)."""
-        return self.game.position.legal_moves() if self.is_human_turn() else ()
+        """The moves the player may make now (empty on the opponent's turn)."""
+        p = self.turn_phase
+        return p.game.position.legal_moves() if isinstance(p, HumanToMove) else ()
 
     def move_text(self, move: Move, position: Position | None = None) -> str:
         """A move as the notation setting writes it (``c3-d4`` / ``11-15``; ``x`` for a capture)."""
-        pos = position or self.game.position
-        return pos.move_text(move, numeric=self.settings.notation == "numeric")
+        if position is None:
+            game = self.game
+            assert game is not None, "a move's text needs its position"
+            position = game.position
+        return position.move_text(move, numeric=self.settings.notation is Notation.NUMERIC)
 
     def capturers(self) -> frozenset[int]:
         """Squares of the pieces that can capture, when a capture is compulsory (gold base rings)."""
@@ -347,125 +211,208 @@ class Controller:
 
     def last_move(self) -> tuple[Move, Position] | None:
         """The last move of the game (with its route) and the position it was played in."""
-        if self.game is None or not self.game.moves:
+        game = self.game
+        if game is None or not game.moves:
             return None
-        move = self.game.moves[-1]
-        if self.played is not None and self.played.move == move and self.played.before == self.game.positions[-2]:
+        move, before = game.moves[-1], game.positions[-2]
+        if self.played is not None and self.played.move == move and self.played.before == before:
             move = self.played.move  # the route the player actually entered
-        return move, self.game.positions[-2]
+        return move, before
 
     def offer_pending_for_player(self) -> bool:
         """Whether "Accept draw" should show: a draw is offered to the side a person plays now."""
-        return self.is_human_turn() and self.game.pending_offer is not None and self.game.pending_offer is not self.game.turn
+        p = self.turn_phase
+        return (isinstance(p, HumanToMove) and p.game.pending_offer is not None
+                and p.game.pending_offer is not p.game.turn)
 
     def can_undo(self) -> bool:
-        if self.game is None or self.screen != "game" or not self.game.moves:
+        p = self.in_game
+        if p is None or not p.game.moves:
             return False
-        if self.game.outcome is not None and self.game.outcome.reason in ("resignation", "agreement"):
-            return False
-        if self.mode.vs_computer:
-            return any(self.game.positions[i].turn is self.mode.human for i in range(len(self.game.moves)))
+        outcome = p.game.outcome
+        if outcome is not None:
+            from engine.game import Reason
+
+            if outcome.reason in (Reason.RESIGNATION, Reason.AGREEMENT):
+                return False
+        if p.mode.vs_computer:
+            return any(pos.turn is p.mode.human for pos in p.game.positions[:-1])
         return True
 
     def status(self) -> str:
-        """The status line: whose turn, a compulsory capture, the computer thinking, the result."""
-        if self.game is None:
-            return "Choose the rules, then how to play"
-        g = self.game
-        if g.outcome is not None:
-            return self._result_text(g.outcome)
-        who = g.turn.label.capitalize()
-        if self.mode.vs_computer:
-            if g.turn is self.mode.computer:
-                if not self.engine_ready:
-                    return f"Computer ({who}) is getting ready… {self.engine_status}".rstrip()
+        """The status line: whose turn, a compulsory capture, the opponent thinking, the result."""
+        p = self.turn_phase
+        match p:
+            case ChoosingMode():
+                return "Choose the rules, then how to play"
+            case GameOver(game=game, mode=mode):
+                assert game.outcome is not None
+                return self._result_text(game, game.outcome, mode)
+            case OpponentFailed(game=game):
+                return f"The computer ({game.turn.label.capitalize()}) can't play"
+            case OpponentToMove(game=game) | AwaitingDrawAnswer(game=game):
+                who = game.turn.label.capitalize()
+                if not self.opponent_ready:
+                    return f"Computer ({who}) is getting ready… {self.opponent_status}".rstrip()
                 return f"Computer ({who}) is thinking…"
-            text = f"Your move ({who})"
-        else:
-            text = f"{who} to move"
-        if g.position.has_capture():
-            text += " · " + MUST_CAPTURE
-        if self.offer_pending_for_player():
-            text += " · a draw is offered"
-        return text
+            case HumanToMove(game=game, mode=mode):
+                who = game.turn.label.capitalize()
+                text = f"Your move ({who})" if mode.vs_computer else f"{who} to move"
+                if game.position.has_capture():
+                    text += " · " + MUST_CAPTURE
+                if self.offer_pending_for_player():
+                    text += " · a draw is offered"
+                return text
+        raise AssertionError(f"no status for {p!r}")
 
-    def _result_text(self, outcome: Outcome) -> str:
-        g = self.game
+    @staticmethod
+    def _result_text(game: Game, outcome: Outcome, mode: Mode) -> str:
+        from engine.game import Reason
+
         winner = outcome.winner
-        loser = winner.opponent if winner is not None else None
-        reason = _REASONS.get(outcome.reason, outcome.reason).format(
-            loser=loser.label.capitalize() if loser is not None else "",
-            limit=g.variant.quiet_limit_moves)
+        loser = winner.opponent.label.capitalize() if winner is not None else ""
+        match outcome.reason:
+            case Reason.NO_MOVES:
+                reason = f"{loser} has no move left"
+            case Reason.RESIGNATION:
+                reason = f"{loser} resigned"
+            case Reason.AGREEMENT:
+                reason = "draw agreed"
+            case Reason.REPETITION:
+                reason = "the same position occurred 3 times"
+            case Reason.MOVE_LIMIT:
+                reason = f"{game.variant.quiet_limit_moves} moves each without a man moved or a capture"
+            case Reason.ENDGAME_RULE:
+                reason = "the endgame move limit was reached"
+            case _:
+                assert_never(outcome.reason)
         if winner is None:
             head = "Draw"
-        elif self.mode.vs_computer:
-            head = "You win" if winner is self.mode.human else "The computer wins"
+        elif mode.vs_computer:
+            head = "You win" if winner is mode.human else "The computer wins"
         else:
             head = f"{winner.label.capitalize()} wins"
         return f"{head}: {reason}"
 
     def near_color(self) -> Color:
         """The side whose pieces are at the near edge of the board (the bottom of the table)."""
-        base = self.mode.human if self.mode is not None and self.mode.human is not None else self.variant.first_player
+        mode = self.mode
+        base = mode.human if mode is not None and mode.human is not None else self.variant.first_player
         return base.opponent if self.flipped else base
 
     def second_side_near(self) -> bool:
         """Whether the board is turned 180 degrees (the second player's pieces near)."""
         return self.near_color() is not self.variant.first_player
 
-    def _home_cursor(self) -> tuple[int, int]:
-        """A dark square in the middle of the near edge."""
-        n = self.variant.size
-        rank = 0 if self.near_color() is self.variant.first_player else n - 1
-        file = n // 2 - 1
-        return (file if coords_square(self.variant, file, rank) is not None else file + 1), rank
+    @staticmethod
+    def _home_cursor(variant: Variant, near: Color) -> tuple[int, int]:
+        """A dark square in the middle of the near edge, where ``near``'s pieces start."""
+        rank = 0 if near is variant.first_player else variant.size - 1
+        file = variant.size // 2 - 1
+        return (file if coords_square(variant, file, rank) is not None else file + 1), rank
 
     def cursor_square(self) -> int | None:
         return coords_square(self.variant, *self.cursor)
 
+    def is_own_piece(self, square: int | None) -> bool:
+        """Whether a piece of the side to move stands on ``square``."""
+        game = self.game
+        if square is None or game is None:
+            return False
+        piece = game.position.piece_at(square)
+        return piece is not None and piece.color is game.turn
+
     # --- intents --------------------------------------------------------------------------------
 
-    def handle(self, intent) -> None:
-        """Apply one intent; unknown ones are ignored."""
-        method = getattr(self, "_on_" + type(intent).__name__, None)
-        if method is not None:
-            method(intent)
+    def handle(self, intent: Intent) -> None:
+        """Apply one intent; anything else is a TypeError."""
+        match intent:
+            case SquarePressed(square=square, outside=outside):
+                self._press(square, outside)
+            case DragStarted(square=square):
+                self._start_drag(square)
+            case PieceDropped(start=start, square=square):
+                self._drop(start, square)
+            case Deselect():
+                self._deselect()
+                self.notice = None
+            case Cancel():
+                self._cancel()
+            case CursorMove(dx=dx, dy=dy):
+                self._move_cursor(dx, dy)
+            case CursorPress():
+                if self.screen is Screen.GAME:
+                    self.cursor_visible = True
+                    self._press(self.cursor_square(), False)
+            case PlayMoveFromList(move=move):
+                if move in self.legal_moves():
+                    self._play(move)
+            case Undo():
+                self._undo()
+            case OfferDraw():
+                self._toggle_offer()
+            case AcceptDraw():
+                self._accept_draw()
+            case Resign():
+                p = self.turn_phase
+                if isinstance(p, InGame) and not p.game.is_over:
+                    self.phase = ConfirmingResign(p.game, p.mode, under=p)
+            case ConfirmResign():
+                self._resign()
+            case PlayAgain():
+                if self.game is not None and self.mode is not None:
+                    self._new_game(self.variant, self.mode)
+            case ChangeMode():
+                self._change_mode()
+            case ChooseRules(variant=name):
+                self.settings.variant = variant_named(name).name
+                self._save_settings()
+            case StartGame(level=level, play_second=second):
+                self._start(level, second)
+            case ContinueSaved():
+                self._continue()
+            case FlipBoard():
+                self.flipped = not self.flipped
+            case SetView(view=View() as view):
+                self.settings.view = view
+                self._save_settings()
+            case ToggleSetting(name=name):
+                self.settings.toggle(name)
+                self._save_settings()
+            case DismissNotes():
+                self.notes.clear()
+            case _:
+                raise TypeError(f"the controller has no intent {intent!r}")
+        self.version += 1
 
-    def _on_SquarePressed(self, i: SquarePressed) -> None:
-        self._press(i.square, i.outside)
+    def _start_drag(self, square: int) -> None:
+        if self.is_human_turn() and self.is_own_piece(square) and not (self.selected == square and self.entered):
+            self.dragging = square
+            if self.selected != square:
+                self._select(square)
 
-    def _on_DragStarted(self, i: DragStarted) -> None:
-        if self.is_human_turn() and self.is_own_piece(i.square) and not (self.selected == i.square and self.entered):
-            self.dragging = i.square
-            if self.selected != i.square:
-                self._select(i.square)
-
-    def _on_PieceDropped(self, i: PieceDropped) -> None:
+    def _drop(self, start: int, square: int | None) -> None:
         self.dragging = None
-        if not self.is_human_turn() or i.square == i.start:
+        if not self.is_human_turn() or square == start:
             return
-        if self.selected != i.start and not self._select(i.start):
+        if self.selected != start and not self._select(start):
             return
-        if i.square is None or not self._press_target(i.square):
-            self._illegal("That piece can't move there" if i.square is not None else None)
+        if square is None or not self._press_target(square):
+            self._illegal("That piece can't move there" if square is not None else None)
 
-    def _on_Deselect(self, _i) -> None:
-        self._deselect()
+    def _cancel(self) -> None:
         self.notice = None
-
-    def _on_Cancel(self, _i) -> None:
-        self.notice = None
-        if self.confirming_resign:
-            self.confirming_resign = False
+        if isinstance(self.phase, ConfirmingResign):
+            self.phase = self.phase.under
         elif self.entered:
             self.entered = ()
         else:
             self._deselect()
 
-    def _on_CursorMove(self, i: CursorMove) -> None:
+    def _move_cursor(self, dx: int, dy: int) -> None:
         """The cursor keeps to the dark squares: left and right jump to the next dark square of the row,
         up and down step to the next row, alternating to either side so it keeps to its column."""
-        if self.screen != "game":
+        if self.screen is not Screen.GAME:
             return
         if not self.cursor_visible:
             self.cursor_visible = True
@@ -473,10 +420,10 @@ class Controller:
         sign = -1 if self.second_side_near() else 1
         n, v = self.variant.size, self.variant
         f, r = self.cursor
-        if i.dx:
-            candidates = [(f + 2 * sign * i.dx, r)]
+        if dx:
+            candidates = [(f + 2 * sign * dx, r)]
         else:
-            r2 = r + sign * i.dy
+            r2 = r + sign * dy
             side = 1 if f % 2 == 0 else -1
             candidates = [(f + side, r2), (f - side, r2)]
         for cf, cr in candidates:
@@ -484,126 +431,86 @@ class Controller:
                 self.cursor = (cf, cr)
                 return
 
-    def _on_CursorPress(self, _i) -> None:
-        if self.screen == "game":
-            self.cursor_visible = True
-            self._press(self.cursor_square(), False)
-
-    def _on_PlayMoveFromList(self, i: PlayMoveFromList) -> None:
-        if i.move in self.legal_moves():
-            self._play(i.move)
-
-    def _on_Undo(self, _i) -> None:
-        if not self.can_undo():
+    def _undo(self) -> None:
+        p = self.in_game
+        if p is None or not self.can_undo():
             return
+        game, mode = p.game, p.mode
         self.notice = None
-        if self.game.outcome is not None:
+        if game.outcome is not None:
             self._record_result(-1)
-        if self.thinking or self.asking_draw:
-            self.opponent.cancel()
-            self.thinking = self.asking_draw = False
-        self.game.undo()
-        if self.mode.vs_computer:
-            while self.game.moves and self.game.turn is not self.mode.human:
-                self.game.undo()
+        self._stop_opponent()
+        game.undo()
+        if mode.vs_computer:
+            while game.moves and game.turn is not mode.human:
+                game.undo()
         self._after_change()
         self.played = None
         self._save()
-        self._start_computer_turn()
+        self._enter_turn(game, mode)
 
-    def _on_OfferDraw(self, _i) -> None:
-        if not self.is_human_turn():
+    def _toggle_offer(self) -> None:
+        p = self.turn_phase
+        if not isinstance(p, HumanToMove):
             return
         if self.offer_armed:
             self.offer_armed = False
             return
-        ok, reason = self.game.can_offer_draw()
+        ok, reason = p.game.can_offer_draw()
         if ok:
             self.offer_armed = True
             self.notice = "Your draw offer goes with your next move"
         else:
             self._illegal(reason)
 
-    def _on_AcceptDraw(self, _i) -> None:
-        if self.offer_pending_for_player():
+    def _accept_draw(self) -> None:
+        p = self.turn_phase
+        if isinstance(p, HumanToMove) and self.offer_pending_for_player():
             self.notice = None
-            self.game.accept_draw()
+            p.game.accept_draw()
             self._after_change()
-            self._game_ended_check()
+            self._game_ended(p.game, p.mode)
             self._save()
+            self.phase = GameOver(p.game, p.mode)
 
-    def _on_Resign(self, _i) -> None:
-        if self.game is not None and not self.game.is_over and self.screen == "game":
-            self.confirming_resign = True
-
-    def _on_ConfirmResign(self, _i) -> None:
-        if not self.confirming_resign or self.game.is_over:
+    def _resign(self) -> None:
+        p = self.phase
+        if not isinstance(p, ConfirmingResign) or p.game.is_over:
             return
-        self.confirming_resign = False
         self.notice = None
-        if self.thinking or self.asking_draw:
-            self.opponent.cancel()
-            self.thinking = self.asking_draw = False
-        self.game.resign(self.mode.human if self.mode.vs_computer else self.game.turn)
+        self._stop_opponent()
+        p.game.resign(p.mode.human if p.mode.human is not None else p.game.turn)
         self._after_change()
-        self._game_ended_check()
+        self._game_ended(p.game, p.mode)
         self._save()
+        self.phase = GameOver(p.game, p.mode)
 
-    def _on_PlayAgain(self, _i) -> None:
-        if self.mode is not None:
-            self._new_game(self.variant, self.mode)
-
-    def _on_ChangeMode(self, _i) -> None:
-        self._stop_computer()
-        self.screen = "mode"
-        self.confirming_resign = False
+    def _change_mode(self) -> None:
+        self._stop_opponent()
+        p = self.turn_phase
+        self.phase = ChoosingMode(left=p if isinstance(p, InGame) else None)
         self._deselect()
 
-    def _on_ChooseRules(self, i: ChooseRules) -> None:
-        self.settings.variant = variant_named(i.variant).name
-        self._save_settings()
+    def _continue(self) -> None:
+        """Back to the game left for the mode screen, in its phase; a failed opponent is asked again."""
+        if not isinstance(self.phase, ChoosingMode) or self.phase.left is None:
+            return
+        left = self.phase.left
+        if isinstance(left, OpponentFailed):
+            self._enter_turn(left.game, left.mode)
+        else:
+            self._resume(left)
 
-    def _on_StartGame(self, i: StartGame) -> None:
+    def _start(self, level: Level | None, play_second: bool) -> None:
         variant = variant_named(self.settings.variant)
-        if i.level is None:
-            mode = Mode(None)
+        if level is None:
+            mode = Mode()
         else:
             first = variant.first_player
-            mode = Mode(i.level, first.opponent if i.play_second else first)
+            mode = Mode(Level(level), first.opponent if play_second else first)
         self._new_game(variant, mode)
 
-    def _on_ContinueSaved(self, _i) -> None:
-        if self.game is not None and self.mode is not None:
-            self.screen = "game"
-            self._start_computer_turn()
-
-    def _on_FlipBoard(self, _i) -> None:
-        self.flipped = not self.flipped
-
-    def _on_SetView(self, i: SetView) -> None:
-        if i.view in Settings.CHOICES["view"]:
-            self.settings.view = i.view
-            self._save_settings()
-
-    def _on_ToggleSetting(self, i: ToggleSetting) -> None:
-        value = getattr(self.settings, i.name, None)
-        if isinstance(value, bool):
-            setattr(self.settings, i.name, not value)
-        elif i.name in Settings.CHOICES:
-            choices = Settings.CHOICES[i.name]
-            setattr(self.settings, i.name, choices[(choices.index(value) + 1) % len(choices)])
-        else:
-            return
-        self._save_settings()
-
     # --- pressing squares -----------------------------------------------------------------------
-
-    def is_own_piece(self, square: int | None) -> bool:
-        """Whether a piece of the side to move stands on ``square``."""
-        if square is None or self.game is None:
-            return False
-        piece = self.game.position.piece_at(square)
-        return piece is not None and piece.color is self.game.turn
 
     def _press(self, square: int | None, outside: bool) -> None:
         if not self.is_human_turn():
@@ -615,7 +522,7 @@ class Controller:
             return
         if self.selected is not None and square == self.selected:
             self._deselect()
-        elif self.is_own_piece(square):
+        elif square is not None and self.is_own_piece(square):
             self._select(square)
         elif self.selected is not None:
             if self.entered:
@@ -627,7 +534,8 @@ class Controller:
         """Select one of the mover's pieces; explains why not when it has no legal move."""
         moves = [m for m in self.legal_moves() if m.start == square]
         if not moves:
-            if self.game.position.has_capture():
+            game = self.game
+            if game is not None and game.position.has_capture():
                 self._illegal(WHEN_YOU_CAN_CAPTURE)
             else:
                 self._illegal("That piece has no legal move")
@@ -674,16 +582,19 @@ class Controller:
     # --- playing moves --------------------------------------------------------------------------
 
     def _play(self, move: Move, route: tuple[int, ...] | None = None, offer: bool | None = None) -> None:
-        """Play ``move`` for the side to move (along ``route`` when given)."""
-        g = self.game
-        before = g.position
+        """Play ``move`` for the side to move (along ``route`` when given), then enter the phase the
+        game is in after it."""
+        from engine.game import DrawOfferError
+
+        p = self.in_game
+        assert p is not None, "a move needs a game"
+        game, mode = p.game, p.mode
+        before = game.position
         offer = self.offer_armed if offer is None else offer
         if route is not None:
             move = dataclasses.replace(move, path=route)
-        from engine.game import DrawOfferError
-
         try:
-            g.play(move, offer_draw=offer)
+            game.play(move, offer_draw=offer)
         except DrawOfferError as err:
             if self.is_human_turn():
                 # the player asked for the offer: tell them and let them decide, the move is not played
@@ -691,115 +602,147 @@ class Controller:
                 self._deselect()
                 self._illegal(f"{err} Your offer was withdrawn; make your move again.")
                 return
-            g.play(move)  # the computer's offer is just dropped
-        piece = before.piece_at(move.start)
-        crowned = not piece.king and g.position.piece_at(move.end).king
+            game.play(move)  # the opponent's offer is just dropped
+        piece, after = before.piece_at(move.start), game.position.piece_at(move.end)
         self.played = Played(move, before)
         self.events.append("capture" if move.captured else "move")
-        if crowned:
+        if piece is not None and after is not None and not piece.king and after.king:
             self.events.append("crown")
-        if offer and g.pending_offer is not None:
-            self.notice = ("You offered a draw" if self.mode.vs_computer and before.turn is self.mode.human
+        if offer and game.pending_offer is not None:
+            self.notice = ("You offered a draw" if mode.vs_computer and before.turn is mode.human
                            else f"{before.turn.label.capitalize()} offers a draw")
         else:
             self.notice = None
-        self.offer_armed = False
         self._after_change()
-        self._game_ended_check()
+        self._game_ended(game, mode)
         self._save()
-        self._start_computer_turn()
+        self._enter_turn(game, mode)
 
     def _after_change(self) -> None:
-        self._offer_answered = False
         self._deselect()
-        self.confirming_resign = False
         self.offer_armed = False
 
-    def _game_ended_check(self) -> None:
-        if self.game.outcome is not None and not self._recorded:
+    def _game_ended(self, game: Game, mode: Mode) -> None:
+        """Once the game has an outcome: the end sound, and the result in the table."""
+        if game.outcome is not None and not self._recorded:
             self.events.append("end")
             self._record_result(+1)
 
     def _record_result(self, delta: int) -> None:
         """Add (or, after undoing a finished game, take back) this game's result in the table."""
-        if not self.mode.vs_computer or self.storage is None or self.game.outcome is None:
+        game, mode = self.game, self.mode
+        assert game is not None and mode is not None
+        if mode.level is None or self.storage is None or game.outcome is None:
             self._recorded = delta > 0
             return
         if (delta > 0) == self._recorded:
             return
-        winner = self.game.outcome.winner
-        outcome = "draw" if winner is None else ("win" if winner is self.mode.human else "loss")
-        self.storage.record_result(self.game.variant.name, self.mode.level, outcome, delta)
+        self.storage.record_result(game.variant.name, mode.level, mode.result(game.outcome.winner), delta)
         self._recorded = delta > 0
 
-    # --- the computer ---------------------------------------------------------------------------
+    # --- phases and the opponent ----------------------------------------------------------------
 
-    def _start_computer_turn(self) -> None:
-        g = self.game
-        if (self.screen != "game" or g is None or g.is_over or not self.mode.vs_computer or self.opponent is None
-                or g.turn is not self.mode.computer or self.thinking or self.asking_draw):
-            return
-        if g.pending_offer is self.mode.human and not self._offer_answered:
-            self.asking_draw = True
-            self.opponent.ask_draw(g, self.mode.level)
+    def _enter_turn(self, game: Game, mode: Mode) -> None:
+        """The phase ``game`` is in as it stands: over, a person's move, or the opponent's (which is
+        asked now: for its move, or first for its answer to the player's draw offer)."""
+        if game.is_over:
+            self.phase = GameOver(game, mode)
+        elif mode.computer is None or game.turn is not mode.computer:
+            self.phase = HumanToMove(game, mode)
+        elif game.pending_offer is mode.human:
+            self._resume(AwaitingDrawAnswer(game, mode))
         else:
-            self.thinking = True
-            self.opponent.request_move(g, self.mode.level)
+            self._resume(OpponentToMove(game, mode))
 
-    def _stop_computer(self) -> None:
-        if (self.thinking or self.asking_draw) and self.opponent is not None:
-            self.opponent.cancel()
-        self.thinking = self.asking_draw = False
-
-    def update(self) -> None:
-        """Once a frame: take the computer's replies (never waits)."""
+    def _resume(self, phase: TurnPhase) -> None:
+        """Enter ``phase`` of a game, asking the opponent again what that phase waits for."""
+        self.phase = phase
         if self.opponent is None:
             return
-        for reply in self.opponent.poll():
-            if isinstance(reply, EngineStatus):
-                self.engine_status, self.engine_ready = reply.text, reply.ready
-            elif isinstance(reply, DrawAnswer) and self.asking_draw:
-                self.asking_draw = False
-                if reply.accept:
-                    self.game.accept_draw()
-                    self.notice = "The computer accepted your draw offer"
-                    self._game_ended_check()
-                    self._save()
-                else:
-                    self.notice = "The computer declined your draw offer"
-                    self._offer_answered = True
-                    self._start_computer_turn()
-            elif isinstance(reply, ComputerMove) and self.thinking:
-                self.thinking = False
-                if reply.move in self.game.position.legal_moves():
-                    self._play(reply.move, reply.move.path, offer=reply.offer_draw)
-                    if reply.offer_draw and self.game.pending_offer is self.mode.computer:
-                        self.notice = "The computer offers a draw"
+        if isinstance(phase, OpponentToMove):
+            self.opponent.request_move(phase.game, phase.mode)
+        elif isinstance(phase, AwaitingDrawAnswer):
+            self.opponent.ask_draw(phase.game, phase.mode)
+
+    def _stop_opponent(self) -> None:
+        if self.waiting_for_opponent and self.opponent is not None:
+            self.opponent.cancel()
+
+    def update(self) -> None:
+        """Once a frame: take the opponent's replies (never waits)."""
+        if self.opponent is None:
+            return
+        replies = self.opponent.poll()
+        for reply in replies:
+            self._on_reply(reply)
+        if replies:
+            self.version += 1
+
+    def _on_reply(self, reply: Reply) -> None:
+        p = self.turn_phase
+        match reply:
+            case OpponentStatus(text=text, ready=ready):
+                self.opponent_status, self.opponent_ready = text, ready
+            case DrawAnswer(accept=True) if isinstance(p, AwaitingDrawAnswer):
+                p.game.accept_draw()
+                self.notice = "The computer accepted your draw offer"
+                self._game_ended(p.game, p.mode)
+                self._save()
+                self.phase = GameOver(p.game, p.mode)
+            case DrawAnswer(accept=False) if isinstance(p, AwaitingDrawAnswer):
+                self.notice = "The computer declined your draw offer"
+                thinking = OpponentToMove(p.game, p.mode)
+                question = self.phase
+                self._resume(thinking)
+                if isinstance(question, ConfirmingResign):  # still asked: nothing was played
+                    self.phase = dataclasses.replace(question, under=thinking)
+            case OpponentMove(move=move, offer_draw=offer) if isinstance(p, OpponentToMove):
+                if move not in p.game.position.legal_moves():
+                    self.phase = OpponentFailed(p.game, p.mode, f"its move {move} is not legal here")
+                    return
+                self._play(move, move.path, offer=offer)
+                if offer and p.game.pending_offer is p.mode.computer:
+                    self.notice = "The computer offers a draw"
+            case OpponentError(message=message) if isinstance(p, (OpponentToMove, AwaitingDrawAnswer)):
+                self.phase = OpponentFailed(p.game, p.mode, message)
+                self.notice = f"{message[:1].upper()}{message[1:]}. Take back your move, or start a new game."
+            case DrawAnswer() | OpponentMove() | OpponentError():
+                pass  # an answer nothing waits for any more
+            case _:
+                assert_never(reply)
 
     # --- games, saving --------------------------------------------------------------------------
 
     def _new_game(self, variant: Variant, mode: Mode) -> None:
         from engine.game import Game
 
-        self._stop_computer()
-        self.game, self.mode = Game(variant), mode
-        self.screen = "game"
+        self._stop_opponent()
         self.flipped = False
         self.played = None
         self.notice = None
         self._recorded = False
         self._after_change()
-        self.cursor = self._home_cursor()
+        game = Game(variant)
+        self.cursor = self._home_cursor(variant, mode.human if mode.human is not None else variant.first_player)
+        self._enter_turn(game, mode)
         self._save()
-        self._start_computer_turn()
+
+    def open_game(self, game: Game, mode: Mode, flipped: bool = False) -> None:
+        """Show ``game`` (played as ``mode``) on the game screen, in the phase it is in."""
+        self.flipped = flipped
+        self._recorded = game.is_over
+        self._enter_turn(game, mode)
+        self.version += 1
 
     def _save(self) -> None:
-        if self.storage is None or self.game is None:
+        game, mode = self.game, self.mode
+        if self.storage is None or game is None or mode is None:
             return
         self.storage.save_game({
-            "mode": {"level": self.mode.level, "human": self.mode.human.label if self.mode.human else None},
+            "mode": {"level": mode.level.value if mode.level is not None else None,
+                     "human": mode.human.label if mode.human is not None else None},
             "flipped": self.flipped,
-            "game": self.game.to_dict(),
+            "game": game.to_dict(),
         })
 
     def _save_settings(self) -> None:
@@ -812,28 +755,27 @@ class Controller:
             return False
         data = self.storage.load_game(self._game_from_dict)
         self.notes.extend(self.storage.take_notes())
+        self.version += 1
         if data is None:
             return False
-        self.game, self.mode, self.flipped = data
-        if self.game.is_over:
+        game, mode, flipped = data
+        if game.is_over:  # kept for the mode screen, as the game last played
+            self.phase = ChoosingMode(left=GameOver(game, mode))
+            self.flipped = flipped
             return False
-        self.screen = "game"
-        self.settings.variant = self.game.variant.name
-        self._recorded = False
-        self._start_computer_turn()
+        self.settings.variant = game.variant.name
+        self.open_game(game, mode, flipped)
         return True
 
     @staticmethod
-    def _game_from_dict(d: dict):
+    def _game_from_dict(d: dict) -> tuple[Game, Mode, bool]:
         """(game, mode, flipped) from a saved game; ValueError when the content is not a saved game."""
         from engine.game import Game
 
         try:
             m = d["mode"]
             level, human = m["level"], m["human"]
-            if level is not None and level not in LEVELS:
-                raise ValueError(f"unknown level {level!r}")
-            mode = Mode(level, Color[human.upper()] if human else None)
+            mode = Mode(Level(level) if level is not None else None, Color[human.upper()] if human else None)
             if mode.vs_computer != (mode.human is not None):
                 raise ValueError("a computer game needs the player's colour")
             return Game.from_dict(d["game"]), mode, bool(d.get("flipped", False))
@@ -841,72 +783,7 @@ class Controller:
             raise ValueError(f"not a saved game: {err!r}") from None
 
     def close(self) -> None:
-        """Stop the computer and let the last save reach the disk (saved after every move)."""
-        self._stop_computer()
+        """Stop the opponent and let the last save reach the disk (saved after every move)."""
+        self._stop_opponent()
         if self.storage is not None:
             self.storage.flush()
-
-
-
-class WorkerOpponent:
-    """Adapts ``engine.worker.EngineClient`` to :class:`Opponent`.
-
-    After each best move the worker is asked whether the computer offers a draw with it (only when the
-    rules allow an offer then), so the move and its offer reach the game together."""
-
-    def __init__(self, client):
-        self.client = client
-        self._games: dict[int, Game] = {}  # request id -> the game the question was about
-        self._level = "medium"
-        self._move_for_offer: dict[int, Move] = {}  # request id of an 'offer' question -> the move
-        # until the worker's Ready, the status line says the computer is getting ready
-        self._first: list = [] if client.is_ready else [EngineStatus("(preparing the engine)", False)]
-
-    def request_move(self, game: Game, level: str) -> None:
-        self._level = level
-        self._games[self.client.request_move(game, level=level)] = game
-
-    def ask_draw(self, game: Game, level: str) -> None:
-        self.client.ask_draw(game, level, kind="accept")
-
-    def cancel(self) -> None:
-        self.client.cancel()
-        self._games.clear()
-        self._move_for_offer.clear()
-
-    def poll(self) -> list[ComputerMove | DrawAnswer | EngineStatus]:
-        from engine import worker
-
-        out: list[ComputerMove | DrawAnswer | EngineStatus] = self._first
-        self._first = []
-        for reply in self.client.poll():
-            if isinstance(reply, worker.Ready):
-                out.append(EngineStatus("ready", True))
-            elif isinstance(reply, worker.BestMove):
-                game = self._games.pop(reply.request_id, None)
-                if game is not None and game.can_offer_draw()[0]:
-                    rid = self.client.ask_draw(game, self._level, kind="offer", last_score=reply.score)
-                    self._move_for_offer[rid] = reply.move
-                else:
-                    out.append(ComputerMove(reply.move))
-            elif isinstance(reply, worker.DrawAnswer):
-                if reply.kind == "offer":
-                    move = self._move_for_offer.pop(reply.request_id, None)
-                    if move is not None:
-                        out.append(ComputerMove(move, offer_draw=reply.answer))
-                else:
-                    out.append(DrawAnswer(reply.answer))
-            elif isinstance(reply, worker.Error):
-                # the computer can't answer (worker gone for good): a legal move keeps the game going
-                game = self._games.pop(reply.request_id, None)
-                move = self._move_for_offer.pop(reply.request_id, None)
-                if move is not None:
-                    out.append(ComputerMove(move))
-                elif game is not None:
-                    out.append(ComputerMove(game.position.legal_moves()[0]))
-                else:
-                    out.append(DrawAnswer(False))
-        return out
-
-    def close(self) -> None:
-        self.client.close()

@@ -15,7 +15,7 @@ from typing import Callable
 
 import pygame
 
-from game import controller as ctl
+from game import intents as it
 
 DRAG_PIXELS = 6  # how far the pointer moves before a press becomes a drag
 
@@ -128,7 +128,7 @@ class Input:
             return
         square, on_board = self.pick(*pos)
         if square is not None and self.can_drag(square):
-            out.append(ctl.SquarePressed(square))
+            out.append(it.SquarePressed(square))
             self._press = _Press("piece", pos, square, True)
         else:
             self._press = _Press("board", pos, square, on_board)
@@ -145,7 +145,7 @@ class Input:
                 return
             p.moved = True
             if p.kind == "piece":
-                out.append(ctl.DragStarted(p.square))
+                out.append(it.DragStarted(p.square))
                 return
             p.kind = "orbit"
             out.append(Orbit(e.pos[0] - p.pos[0], e.pos[1] - p.pos[1]))
@@ -158,23 +158,23 @@ class Input:
             return
         if p.kind == "piece" and p.moved:
             square, _ = self.pick(*pos) if self.ui.layout.board.collidepoint(pos) else (None, False)
-            out.append(ctl.PieceDropped(p.square, square))
+            out.append(it.PieceDropped(p.square, square))
         elif p.kind == "board" and not p.moved:
-            out.append(ctl.SquarePressed(p.square, outside=not p.on_board))
+            out.append(it.SquarePressed(p.square, outside=not p.on_board))
 
     # --- keyboard -------------------------------------------------------------------------------
 
     def _key(self, e, out: list) -> None:
         k = e.key
         if k in _ARROWS:
-            out.append(ctl.CursorMove(*_ARROWS[k]))
+            out.append(it.CursorMove(*_ARROWS[k]))
         elif k in _PRESS_KEYS:
             intent = self.ui.focused_intent()
-            out.append(intent if intent is not None else ctl.CursorPress())
+            out.append(intent if intent is not None else it.CursorPress())
         elif k == pygame.K_ESCAPE:
             self.ui.focus = None
-            out.append(ctl.Cancel())
+            out.append(it.Cancel())
         elif k == pygame.K_TAB:
             self.ui.move_focus(-1 if e.mod & pygame.KMOD_SHIFT else 1)
         elif k == pygame.K_z and e.mod & pygame.KMOD_CTRL:
-            out.append(ctl.Undo())
+            out.append(it.Undo())

@@ -12,7 +12,6 @@ player is queued (:meth:`Storage.take_notes`) and the game starts fresh.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import os
 import tempfile
@@ -21,8 +20,10 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
+from game.phases import Level, Result
+from game.settings import Settings
+
 ENV_DIR = "CHECKERS3D_DATA_DIR"
-OUTCOMES = ("win", "draw", "loss")
 
 
 def data_dir() -> Path:
@@ -182,36 +183,28 @@ class Storage:
             self._results = self._read(self.RESULTS, "results", _check_results) or {}
         return self._results
 
-    def record_result(self, variant: str, level: str, outcome: str, delta: int = 1) -> None:
+    def record_result(self, variant: str, level: Level, result: Result, delta: int = 1) -> None:
         """Count one game (``delta`` -1 takes one back, when a finished game is undone)."""
-        assert outcome in OUTCOMES, outcome
-        table = self.results().setdefault(variant, {}).setdefault(level, dict.fromkeys(OUTCOMES, 0))
-        table[outcome] = max(0, table.get(outcome, 0) + delta)
+        table = self.results().setdefault(variant, {}).setdefault(Level(level).value,
+                                                                  dict.fromkeys((r.value for r in Result), 0))
+        key = Result(result).value
+        table[key] = max(0, table.get(key, 0) + delta)
         self._write(self.RESULTS, self._results)
 
     # --- settings -------------------------------------------------------------------------------
 
-    def load_settings(self):
-        """The stored :class:`game.controller.Settings`; defaults for anything missing or unknown."""
-        from game.controller import Settings
+    def load_settings(self) -> Settings:
+        """The stored settings; defaults for anything missing or unknown."""
 
         def check(d):
             if not isinstance(d, dict):
                 raise ValueError("settings must be an object")
             return d
 
-        stored = self._read(self.SETTINGS, "settings", check) or {}
-        settings = Settings()
-        for f in dataclasses.fields(Settings):
-            value = stored.get(f.name)
-            default = getattr(settings, f.name)
-            choices = Settings.CHOICES.get(f.name)
-            if type(value) is type(default) and (choices is None or value in choices):
-                setattr(settings, f.name, value)
-        return settings
+        return Settings.from_dict(self._read(self.SETTINGS, "settings", check) or {})
 
-    def save_settings(self, settings) -> None:
-        self._write(self.SETTINGS, dataclasses.asdict(settings))
+    def save_settings(self, settings: Settings) -> None:
+        self._write(self.SETTINGS, settings.to_dict())
 
 
 def _check_results(d):
@@ -219,6 +212,6 @@ def _check_results(d):
         raise ValueError("results must be an object")
     for levels in d.values():
         for counts in levels.values():
-            if not all(isinstance(counts[k], int) and counts[k] >= 0 for k in OUTCOMES):
+            if not all(isinstance(counts[r.value], int) and counts[r.value] >= 0 for r in Result):
                 raise ValueError("bad counts")
     return d

@@ -1,6 +1,6 @@
 """The 2D interface: side panel, mode screen, status line and on-board buttons, drawn with pygame."""
 
 from .layout import Layout, compute_layout
-from .panel import DismissNotes, Hit, Interface
+from .panel import Hit, Interface
 
-__all__ = ["DismissNotes", "Hit", "Interface", "Layout", "compute_layout"]
+__all__ = ["Hit", "Interface", "Layout", "compute_layout"]

@@ -12,15 +12,20 @@ from dataclasses import dataclass
 
 import pygame
 
-from game import controller as ctl
+from engine import VARIANTS, coords_square
+from game import intents as it
 from game.controller import Controller
+from game.phases import ChoosingMode, InGame, Level
+from game.settings import Notation, View
 
 from . import theme as th
 from .layout import Layout, compute_layout
 
-LEVEL_TITLES = {"easy": "Easy", "medium": "Medium", "hard": "Hard"}
+RULES_PER_ROW = 2  # rule-set buttons side by side on the mode screen
+LEVEL_TITLES = {level: level.value.capitalize() for level in Level}
+VIEW_TITLES = {View.ANGLED: "Angled", View.TOP: "Top-down"}
 SETTING_LABELS = {
-    "notation": lambda v: "Notation: " + ("c3-d4" if v == "algebraic" else "11-15"),
+    "notation": lambda v: "Notation: " + ("c3-d4" if v is Notation.ALGEBRAIC else "11-15"),
     "square_numbers": lambda v: "Square numbers: " + ("on" if v else "off"),
     "animation_speed": lambda v: f"Animation: {v}",
     "sound": lambda v: "Sound: " + ("on" if v else "off"),
@@ -32,11 +37,6 @@ CONTROLS_HELP = (
     "Drag the board to turn it; the mouse wheel zooms.",
     "Arrow keys move over the board, Enter or Space presses, Esc cancels, Tab reaches the buttons.",
 )
-
-
-@dataclass(frozen=True)
-class DismissNotes:
-    """Close the notes about files set aside."""
 
 
 @dataclass(frozen=True)
@@ -108,10 +108,10 @@ class Interface:
         rectangles redrawn, so the window uploads only those."""
         hover = self.hit_at(self.mouse)
         self._hover = hover.id if hover else None
-        state = (self._state_key(c), self._hover, self.focus, self.layout.width, self.layout.height)
+        state = (c.version, self._hover, self.focus, self.layout.width, self.layout.height)
         panel_key = (state, loading)
         # the status line's dots move while the computer thinks: only the bars redraw for them
-        bars_key = (state, int(now * 3) if c.thinking or c.asking_draw else 0)
+        bars_key = (state, int(now * 3) if c.waiting_for_opponent else 0)
         self.redrawn = []
         if panel_key != self._panel_key:
             self._panel_key = panel_key
@@ -128,10 +128,11 @@ class Interface:
     def _draw_panel(self, c: Controller, loading: str | None) -> None:
         self.hits = self._panel_hits = []
         pygame.draw.rect(self.surface, th.PANEL, self.layout.panel)
-        if c.screen == "mode" or c.game is None:
-            self._mode_panel(c, loading)
-        else:
-            self._game_panel(c)
+        match c.phase:
+            case ChoosingMode() as choosing:
+                self._mode_panel(c, choosing, loading)
+            case InGame() as play:
+                self._game_panel(c, play)
 
     def _draw_bars(self, c: Controller) -> None:
         self.hits = self._bar_hits = []
@@ -140,16 +141,8 @@ class Interface:
             self.surface.fill(th.BACKGROUND, bar)
         self.countdown = None
         self.over_view = False
-        if c.screen == "game" and c.game is not None:
-            self._board_overlays(c)
-
-    @staticmethod
-    def _state_key(c: Controller):
-        g = c.game
-        return (c.screen, id(g), g.ply if g else 0, g.outcome if g else None, c.selected, c.entered, c.cursor,
-                c.cursor_visible, c.notice, tuple(c.notes), c.offer_armed, c.confirming_resign, c.thinking,
-                c.asking_draw, c.engine_ready, c.engine_status, tuple(vars(c.settings).items()), c.flipped,
-                c.mode, g.pending_offer if g else None, c.dragging, repr(c.storage.results()) if c.storage else None)
+        if c.in_game is not None:
+            self._board_overlays(c, c.in_game)
 
     # --- primitives -----------------------------------------------------------------------------
 
@@ -231,7 +224,7 @@ class Interface:
 
     # --- the mode screen ------------------------------------------------------------------------
 
-    def _mode_panel(self, c: Controller, loading: str | None) -> None:
+    def _mode_panel(self, c: Controller, choosing: ChoosingMode, loading: str | None) -> None:
         p = self.layout.panel
         two = p.width >= 640
         col_w = (p.width - 3 * th.PAD) // 2 if two else p.width - 2 * th.PAD
@@ -240,12 +233,12 @@ class Interface:
         y += self._label(x, y, "Choose the rules, then how to play.", th.body_font(), th.MUTED) + 14
         variant = c.variant
         y += self._heading(x, y, "Rules")
-        half = (col_w - th.GAP) // 2
-        for i, (name, title) in enumerate((("american", "American Checkers"),
-                                           ("international", "International Draughts"))):
-            self._button((x + i * (half + th.GAP), y, half, 40), title, ctl.ChooseRules(name),
-                         active=variant.name == name, hit_id=f"rules:{name}")
-        y += 40 + 6
+        bw = (col_w - (RULES_PER_ROW - 1) * th.GAP) // RULES_PER_ROW
+        for i, rules in enumerate(VARIANTS.values()):
+            row, col = divmod(i, RULES_PER_ROW)
+            self._button((x + col * (bw + th.GAP), y + row * (40 + th.GAP), bw, 40), rules.title,
+                         it.ChooseRules(rules.name), active=variant.name == rules.name, hit_id=f"rules:{rules.name}")
+        y += (len(VARIANTS) + RULES_PER_ROW - 1) // RULES_PER_ROW * (40 + th.GAP) - th.GAP + 6
         size = f"{variant.size}×{variant.size}, {variant.rows_of_men * variant.row_width} pieces each"
         y += self._label(x, y, size, th.small_font(), th.MUTED) + 16
 
@@ -255,8 +248,8 @@ class Interface:
         y += self._label(x, y, f"You play first ({first})", th.small_font(), th.MUTED) + 6
         results = c.storage.results().get(variant.name, {}) if c.storage is not None else {}
         bw = min(150, col_w // 2)
-        for level in ctl.LEVELS:
-            self._button((x, y, bw, th.BUTTON_H), LEVEL_TITLES[level], ctl.StartGame(level), hit_id=f"level:{level}")
+        for level in Level:
+            self._button((x, y, bw, th.BUTTON_H), LEVEL_TITLES[level], it.StartGame(level), hit_id=f"level:{level}")
             r = results.get(level, {})
             summary = f"{r.get('win', 0)} won · {r.get('draw', 0)} drawn · {r.get('loss', 0)} lost"
             self._label(x + bw + 12, y + 8, summary, th.small_font(), th.MUTED)
@@ -265,13 +258,15 @@ class Interface:
             x, y = p.x + 2 * th.PAD + col_w, p.y + th.PAD + 4
         else:
             y += 6
-        self._button((x, y, col_w, th.BUTTON_H), "Play second · Medium", ctl.StartGame("medium", play_second=True))
+        self._button((x, y, col_w, th.BUTTON_H), "Play second · Medium",
+                     it.StartGame(Level.MEDIUM, play_second=True))
         y += th.BUTTON_H + 4
         y += self._label(x, y, f"The computer opens; you play {second}", th.small_font(), th.MUTED) + 12
-        self._button((x, y, col_w, th.BUTTON_H), "2 players on this device", ctl.StartGame(None))
+        self._button((x, y, col_w, th.BUTTON_H), "2 players on this device", it.StartGame(None))
         y += th.BUTTON_H + 14
-        if c.game is not None and not c.game.is_over and c.game.moves:
-            self._button((x, y, col_w, th.BUTTON_H), "Back to the game in progress", ctl.ContinueSaved(),
+        left = choosing.left
+        if left is not None and not left.game.is_over and left.game.moves:
+            self._button((x, y, col_w, th.BUTTON_H), "Back to the game in progress", it.ContinueSaved(),
                          style="primary")
             y += th.BUTTON_H + 14
 
@@ -299,7 +294,7 @@ class Interface:
         for note in c.notes:
             y += self._wrapped(x + 8, y, w - 16, note, th.small_font(), th.TEXT) + 4
         pygame.draw.rect(self.surface, th.DANGER, (x - 2, top, 3, y - top))
-        self._button((x + w - 70, y, 70, 26), "OK", DismissNotes(), font=th.small_font(), hit_id="notes:ok")
+        self._button((x + w - 70, y, 70, 26), "OK", it.DismissNotes(), font=th.small_font(), hit_id="notes:ok")
         return y + 26 + 12
 
     def _settings_height(self, w) -> int:
@@ -307,13 +302,13 @@ class Interface:
 
     def _settings(self, c: Controller, x, y, w) -> int:
         y += self._heading(x, y, "Settings")
-        items = [(fmt(getattr(c.settings, name)), ctl.ToggleSetting(name), {"hit_id": f"set:{name}"})
+        items = [(fmt(getattr(c.settings, name)), it.ToggleSetting(name), {"hit_id": f"set:{name}"})
                  for name, fmt in SETTING_LABELS.items()]
         return y + self._flow(x, y, w, items, h=28, f=th.small_font(), pad=10)
 
     # --- the game panel -------------------------------------------------------------------------
 
-    def _game_panel(self, c: Controller) -> None:
+    def _game_panel(self, c: Controller, play: InGame) -> None:
         """One column (the table with the counts beside it, then buttons, legal moves, the move list,
         settings) or, when the panel is wide (under the board), two columns."""
         p = self.layout.panel
@@ -322,43 +317,44 @@ class Interface:
         x1 = p.x + th.PAD
         x2 = p.x + 2 * th.PAD + col_w if two else x1
         y = p.y + th.PAD
-        y += self._wrapped(x1, y, p.width - 2 * th.PAD, self._title(c), th.body_font(), th.MUTED) + 8
+        y += self._wrapped(x1, y, p.width - 2 * th.PAD, self._title(c, play), th.body_font(), th.MUTED) + 8
         top = y
         n = c.variant.size
         if two:
             table_w = min(col_w, int((p.bottom - y - th.PAD - 150) * 1.0))
         else:
             table_w = min(224, col_w - 132)
-        bottom_of_table = self._table(c, x1, y, max(14 * n, table_w))
+        bottom_of_table = self._table(c, play, x1, y, max(14 * n, table_w))
         if two:
-            y = self._controls(c, x1, bottom_of_table + 12, col_w)
+            y = self._controls(c, play, x1, bottom_of_table + 12, col_w)
             y = self._notes(c, x2, top, col_w)
-            y = self._info(c, x2, y, col_w)
+            y = self._info(c, play, x2, y, col_w)
         else:
             table_right = x1 + max(14 * n, table_w) // n * n
-            self._info(c, table_right + 14, top + 22, x1 + col_w - table_right - 14, compact=True)
-            y = self._controls(c, x1, bottom_of_table + 12, col_w)
+            self._info(c, play, table_right + 14, top + 22, x1 + col_w - table_right - 14, compact=True)
+            y = self._controls(c, play, x1, bottom_of_table + 12, col_w)
             y = self._notes(c, x1, y + 12, col_w)
-        y = self._legal_moves(c, x2, y + 12, col_w)
+        y = self._legal_moves(c, play, x2, y + 12, col_w)
         bottom = p.bottom - th.PAD - self._settings_height(col_w)
-        self._move_list(c, x2, y + 8, col_w, bottom - 8 - (y + 8))
+        self._move_list(c, play, x2, y + 8, col_w, bottom - 8 - (y + 8))
         self._settings(c, x2, bottom, col_w)
 
-    def _title(self, c: Controller) -> str:
-        if c.mode.vs_computer:
-            how = f"vs computer · {LEVEL_TITLES[c.mode.level]} · you play {c.mode.human.label.capitalize()}"
+    @staticmethod
+    def _title(c: Controller, play: InGame) -> str:
+        level, human = play.mode.level, play.mode.human
+        if level is not None and human is not None:
+            how = f"vs computer · {LEVEL_TITLES[level]} · you play {human.label.capitalize()}"
         else:
             how = "2 players on this device"
         return f"{c.variant.title} · {how}"
 
-    def _table(self, c: Controller, x, y, w) -> int:
+    def _table(self, c: Controller, play: InGame, x, y, w) -> int:
         """The "Button controls" table: the board as buttons, turned like the 3D board, ``w`` wide."""
         v = c.variant
         n = v.size
         y += self._heading(x, y, "Button controls")
         cell = max(14, min(w // n, 44))
-        pos = c.game.position
-        pieces = pos.pieces()
+        pieces = play.game.position.pieces()
         targets, rings = c.targets(), c.final_rings()
         capturers = c.capturers()
         flipped = c.second_side_near()
@@ -371,7 +367,7 @@ class Interface:
             for file in range(n):
                 col, row = (n - 1 - file, rank) if flipped else (file, n - 1 - rank)
                 rect = pygame.Rect(x + col * cell, y + row * cell, cell, cell)
-                sq = ctl.coords_square(v, file, rank)
+                sq = coords_square(v, file, rank)
                 if sq is None:
                     pygame.draw.rect(self.surface, th.LIGHT_SQUARE, rect)
                     if c.cursor_visible and cursor_cell == (file, rank):
@@ -384,7 +380,7 @@ class Interface:
                 if self._hover == hit_id:
                     colour = tuple(min(255, k + 25) for k in colour)
                 pygame.draw.rect(self.surface, colour, rect)
-                self.hits.append(Hit(rect, ctl.SquarePressed(sq), hit_id))
+                self.hits.append(Hit(rect, it.SquarePressed(sq), hit_id))
                 piece = pieces.get(sq)
                 r = int(cell * 0.38)
                 if piece is not None:
@@ -410,31 +406,31 @@ class Interface:
         pygame.draw.rect(self.surface, th.CARD_EDGE, (x - 1, y - 1, n * cell + 2, n * cell + 2), width=1)
         return y + n * cell
 
-    def _controls(self, c: Controller, x, y, w) -> int:
-        g = c.game
+    def _controls(self, c: Controller, play: InGame, x, y, w) -> int:
+        g = play.game
         human = c.is_human_turn()
         if c.confirming_resign:
             y += self._label(x, y, "Resign this game?", th.body_font(), th.TEXT) + 6
-            return y + self._flow(x, y, w, [("Yes, resign", ctl.ConfirmResign(), {"style": "danger"}),
-                                            ("Keep playing", ctl.Cancel(), {})])
+            return y + self._flow(x, y, w, [("Yes, resign", it.ConfirmResign(), {"style": "danger"}),
+                                            ("Keep playing", it.Cancel(), {})])
         can_offer = human and g.can_offer_draw()[0]
-        self._button((x, y, w, th.BUTTON_H), "Offer a draw with your next move", ctl.OfferDraw(),
+        self._button((x, y, w, th.BUTTON_H), "Offer a draw with your next move", it.OfferDraw(),
                      enabled=human and (can_offer or c.offer_armed), active=c.offer_armed, hit_id="btn:offer")
         y += th.BUTTON_H + th.GAP
         if c.offer_pending_for_player():
-            self._button((x, y, w, th.BUTTON_H), "Accept draw", ctl.AcceptDraw(), style="primary",
+            self._button((x, y, w, th.BUTTON_H), "Accept draw", it.AcceptDraw(), style="primary",
                          hit_id="btn:accept-panel")
             y += th.BUTTON_H + th.GAP
-        items = [("Undo move", ctl.Undo(), {"enabled": c.can_undo()}),
-                 ("Resign", ctl.Resign(), {"enabled": not g.is_over}),
-                 ("Play again", ctl.PlayAgain(), {}),
-                 ("Change mode", ctl.ChangeMode(), {}),
-                 ("Flip board", ctl.FlipBoard(), {})]
+        items = [("Undo move", it.Undo(), {"enabled": c.can_undo()}),
+                 ("Resign", it.Resign(), {"enabled": not g.is_over}),
+                 ("Play again", it.PlayAgain(), {}),
+                 ("Change mode", it.ChangeMode(), {}),
+                 ("Flip board", it.FlipBoard(), {})]
         return y + self._flow(x, y, w, items, f=th.small_font(), pad=10)
 
-    def _info(self, c: Controller, x, y, w, compact: bool = False) -> int:
+    def _info(self, c: Controller, play: InGame, x, y, w, compact: bool = False) -> int:
         """Pieces left (men and kings), moves left before an automatic draw, the last move."""
-        g = c.game
+        g = play.game
         pos = g.position
         f = th.small_font() if compact else th.body_font()
         y += self._heading(x, y, "Pieces left")
@@ -461,21 +457,21 @@ class Interface:
             y += self._wrapped(x, y, w, f"Last move: {c.move_text(move, before)}", th.small_font(), th.MUTED)
         return y
 
-    def _legal_moves(self, c: Controller, x, y, w) -> int:
+    def _legal_moves(self, c: Controller, play: InGame, x, y, w) -> int:
         y += self._heading(x, y, "Legal moves")
         moves = c.legal_moves()
         if not moves:
-            text = "—" if c.game.is_over else "Waiting for the computer…"
+            text = "—" if play.game.is_over else "Waiting for the computer…"
             return y + self._label(x, y, text, th.small_font(), th.MUTED) + 4
         texts = sorted(((c.move_text(m), m) for m in moves), key=lambda tm: (tm[1].start, tm[1].end, tm[0]))
-        items = [(text, ctl.PlayMoveFromList(m), {"hit_id": f"move:{text}"}) for text, m in texts]
+        items = [(text, it.PlayMoveFromList(m), {"hit_id": f"move:{text}"}) for text, m in texts]
         return y + self._flow(x, y, w, items, h=26, f=th.small_font(), pad=8) + 4
 
-    def _move_list(self, c: Controller, x, y, w, h) -> None:
+    def _move_list(self, c: Controller, play: InGame, x, y, w, h) -> None:
         if h < 40:
             return
         y += self._heading(x, y, "Moves")
-        g = c.game
+        g = play.game
         rows: list[tuple[int, str, str]] = []
         for before, move, offered in zip(g.positions, g.moves, g.draw_offers, strict=False):
             text = c.move_text(move, before) + (" (=)" if offered else "")
@@ -500,11 +496,11 @@ class Interface:
 
     # --- over the board -------------------------------------------------------------------------
 
-    def _board_overlays(self, c: Controller) -> None:
+    def _board_overlays(self, c: Controller, play: InGame) -> None:
         b = self.layout.board
         # status line, top left
         status = c.status()
-        if c.thinking or c.asking_draw:
+        if c.waiting_for_opponent:
             status = status.rstrip("…") + "." * (1 + int(self._now * 3) % 3)
         f = th.font(17, bold=True)
         lines = [(status, f, th.TEXT)]
@@ -523,16 +519,16 @@ class Interface:
                 ty += ff.get_linesize() + 4
         # view buttons, top right
         vx = b.right - 14 - 2 * 92 - th.GAP
-        for i, (view, label) in enumerate((("angled", "Angled"), ("top", "Top-down"))):
-            self._button((vx + i * (92 + th.GAP), b.y + 12, 92, 32), label, ctl.SetView(view),
+        for i, (view, label) in enumerate(VIEW_TITLES.items()):
+            self._button((vx + i * (92 + th.GAP), b.y + 12, 92, 32), label, it.SetView(view),
                          active=c.view == view, hit_id=f"view:{view}", font=th.small_font())
         # below the board: Deselect, Accept draw, the draw countdown
-        items = [("Deselect", ctl.Deselect(), {"enabled": c.selected is not None, "hit_id": "btn:deselect"})]
+        items = [("Deselect", it.Deselect(), {"enabled": c.selected is not None, "hit_id": "btn:deselect"})]
         if c.offer_pending_for_player():
-            items.append(("Accept draw", ctl.AcceptDraw(), {"style": "primary", "hit_id": "btn:accept-board"}))
+            items.append(("Accept draw", it.AcceptDraw(), {"style": "primary", "hit_id": "btn:accept-board"}))
         f = th.body_font()
         total = sum(f.size(t)[0] + 28 for t, _, _ in items) + th.GAP * (len(items) - 1)
-        left = c.game.moves_until_draw
+        left = play.game.moves_until_draw
         countdown = f"Draw in {left} {'move' if left == 1 else 'moves'} each" if left is not None and left <= 5 else None
         self.countdown = countdown
         if countdown:
@@ -547,7 +543,7 @@ class Interface:
             self._pill(rect, (120, 60, 20, 220))
             img = th.text(f, countdown, th.TEXT)
             self.surface.blit(img, img.get_rect(center=rect.center))
-        if c.game.is_over:
+        if play.game.is_over:
             self._result_card(c)
 
     def _result_card(self, c: Controller) -> None:
@@ -568,8 +564,8 @@ class Interface:
         self.surface.blit(img, img.get_rect(midtop=(rect.centerx, y)))
         bw = 140
         bx = rect.centerx - bw - th.GAP // 2
-        self._button((bx, rect.bottom - 16 - th.BUTTON_H, bw, th.BUTTON_H), "Play again", ctl.PlayAgain(),
+        self._button((bx, rect.bottom - 16 - th.BUTTON_H, bw, th.BUTTON_H), "Play again", it.PlayAgain(),
                      style="primary", hit_id="card:again")
         self._button((bx + bw + th.GAP, rect.bottom - 16 - th.BUTTON_H, bw, th.BUTTON_H), "Change mode",
-                     ctl.ChangeMode(), hit_id="card:mode")
+                     it.ChangeMode(), hit_id="card:mode")
 

@@ -69,7 +69,12 @@ def _random_input(rng: random.Random, app) -> int:
 
 
 def _check(controller, checked: int) -> int:
-    """Every move played since the last check is legal where it was played; returns how many are checked."""
+    """Every move played since the last check is legal where it was played, and a game screen always
+    has its game and mode; returns how many moves are checked."""
+    from game.phases import InGame, Screen
+
+    if controller.screen is Screen.GAME:
+        assert isinstance(controller.phase, InGame) and controller.game is not None and controller.mode is not None
     g = controller.game
     if g is None:
         return 0

@@ -21,7 +21,8 @@ import pytest
 
 from engine import AMERICAN, parse_square
 from engine.game import Game
-from game.controller import Controller, Mode
+from game.controller import Controller
+from game.phases import Mode
 from game.render import Camera, Viewport, project
 from game.render.geometry import PIECE_HEIGHT, square_center
 from game.ui import Interface, compute_layout
@@ -110,7 +111,7 @@ class Player:
         c = Controller()
         s = self.saved()
         if s is not None:
-            c.game, c.mode, c.screen = Game.from_dict(s["game"]), Mode(None), "game"
+            c.open_game(Game.from_dict(s["game"]), Mode())
         ui = Interface(SIZE)
         ui.render(c, 0.0)
         return {h.id: h.rect.center for h in ui.hits if h.enabled}

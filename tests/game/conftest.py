@@ -8,7 +8,8 @@ from support import ScriptedOpponent
 
 from engine import AMERICAN, Position
 from engine.game import Game
-from game.controller import Controller, Mode
+from game.controller import Controller
+from game.phases import Level, Mode
 from game.storage import Storage
 
 
@@ -27,9 +28,7 @@ def make(storage, opponent):
     """make(level=None, start=None, human=None) -> a controller on the game screen."""
     def build(level=None, start: Position | None = None, human=None, variant=AMERICAN) -> Controller:
         c = Controller(opponent=opponent, storage=storage)
-        c.game = Game(variant, start)
-        c.mode = Mode(level, (human if human is not None else variant.first_player) if level else None)
-        c.screen = "game"
-        c._start_computer_turn()
+        human = (human if human is not None else variant.first_player) if level else None
+        c.open_game(Game(variant, start), Mode(Level(level) if level else None, human))
         return c
     return build

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine import AMERICAN, Position, parse_square
 from engine.game import Game
-from game.controller import ComputerMove, DrawAnswer, EngineStatus
+from game.opponent import DrawAnswer, OpponentError, OpponentMove, OpponentStatus
 
 
 def sq(name: str, variant=AMERICAN) -> int:
@@ -19,8 +19,9 @@ def position(turn: str, white: list[str], black: list[str], variant=AMERICAN) ->
 
 
 class ScriptedOpponent:
-    """The computer for tests: records what it is asked and answers only when a test says so
-    (``reply_first_legal``, ``answer_draw``), so the controller can be caught mid-search."""
+    """The computer for tests: records what it is asked (the game and the level) and answers only when
+    a test says so (``reply_first_legal``, ``answer_draw``, ``fail``), so the controller can be caught
+    mid-search."""
 
     def __init__(self):
         self.requests: list[tuple[Game, str]] = []
@@ -28,10 +29,10 @@ class ScriptedOpponent:
         self.cancels = 0
         self.outbox: list = []
 
-    def request_move(self, game, level):
-        self.requests.append((game, level))
+    def request_move(self, game, mode):
+        self.requests.append((game, mode.level))
 
-    def ask_draw(self, game, level):
+    def ask_draw(self, game, mode):
         self.draw_questions.append(game)
 
     def cancel(self):
@@ -45,7 +46,7 @@ class ScriptedOpponent:
 
     def reply(self, move, offer_draw=False):
         self.requests.clear()
-        self.outbox.append(ComputerMove(move, offer_draw))
+        self.outbox.append(OpponentMove(move, offer_draw))
 
     def reply_first_legal(self, offer_draw=False):
         game, _ = self.requests[-1]
@@ -56,6 +57,11 @@ class ScriptedOpponent:
         self.outbox.append(DrawAnswer(accept))
 
     def status(self, text, ready):
-        self.outbox.append(EngineStatus(text, ready))
+        self.outbox.append(OpponentStatus(text, ready))
+
+    def fail(self, message):
+        self.requests.clear()
+        self.draw_questions.clear()
+        self.outbox.append(OpponentError(message))
 
 

@@ -3,22 +3,23 @@ this page"), multi-capture entry, computer turns, undo, draw offers, resignation
 
 from __future__ import annotations
 
+import pytest
 from support import position, sq
 
 from engine import AMERICAN, INTERNATIONAL, Color
-from engine.game import Game
-from game.controller import (
-    MUST_CAPTURE,
-    WHEN_YOU_CAN_CAPTURE,
+from engine.game import Game, Reason
+from game.controller import MUST_CAPTURE, WHEN_YOU_CAN_CAPTURE, Controller
+from game.intents import (
     AcceptDraw,
     Cancel,
     ChangeMode,
     ChooseRules,
     ConfirmResign,
-    Controller,
+    ContinueSaved,
     CursorMove,
     CursorPress,
     Deselect,
+    DismissNotes,
     DragStarted,
     FlipBoard,
     OfferDraw,
@@ -32,6 +33,19 @@ from game.controller import (
     ToggleSetting,
     Undo,
 )
+from game.phases import (
+    AwaitingDrawAnswer,
+    ChoosingMode,
+    ConfirmingResign,
+    GameOver,
+    HumanToMove,
+    InGame,
+    Level,
+    OpponentFailed,
+    OpponentToMove,
+    Screen,
+)
+from game.settings import Notation, View
 
 
 def press(c: Controller, *names: str) -> None:
@@ -229,7 +243,7 @@ def test_notation_setting_changes_the_move_text(make):
     c = make()
     move = next(m for m in c.legal_moves() if c.move_text(m) == "c3-d4")
     c.handle(ToggleSetting("notation"))
-    assert c.move_text(move) == "11-15"
+    assert c.settings.notation is Notation.NUMERIC and c.move_text(move) == "11-15"
 
 
 def test_keyboard_cursor_moves_over_dark_squares_and_presses(make):
@@ -273,15 +287,15 @@ def test_cursor_moves_with_the_screen_when_the_board_is_flipped(make):
 def test_computer_replies_without_blocking_and_undo_takes_back_both_moves(make, opponent):
     c = make(level="medium")
     press(c, "c3", "d4")
-    assert c.thinking and len(opponent.requests) == 1 and "thinking" in c.status()
+    assert isinstance(c.phase, OpponentToMove) and len(opponent.requests) == 1 and "thinking" in c.status()
     assert not c.is_human_turn()
     press(c, "b6")  # the player can't move for the computer
     assert c.selected is None
     c.update()
-    assert c.thinking, "no reply yet: still thinking, nothing waits"
+    assert isinstance(c.phase, OpponentToMove), "no reply yet: still thinking, nothing waits"
     opponent.reply_first_legal()
     c.update()
-    assert len(c.game.moves) == 2 and c.is_human_turn() and not c.thinking
+    assert len(c.game.moves) == 2 and c.is_human_turn() and not isinstance(c.phase, OpponentToMove)
     c.handle(Undo())
     assert c.game.moves == [] and c.is_human_turn()
 
@@ -289,9 +303,9 @@ def test_computer_replies_without_blocking_and_undo_takes_back_both_moves(make, 
 def test_undo_while_the_computer_thinks_cancels_the_search(make, opponent):
     c = make(level="hard")
     press(c, "c3", "d4")
-    assert c.thinking
+    assert isinstance(c.phase, OpponentToMove)
     c.handle(Undo())
-    assert opponent.cancels == 1 and not c.thinking
+    assert opponent.cancels == 1 and not isinstance(c.phase, OpponentToMove)
     assert c.game.moves == [] and c.is_human_turn()
     opponent.reply(Game(AMERICAN).position.legal_moves()[0])  # a late answer to the cancelled search
     c.update()
@@ -300,8 +314,8 @@ def test_undo_while_the_computer_thinks_cancels_the_search(make, opponent):
 
 def test_playing_second_the_computer_opens_and_undo_returns_to_your_turn(make, storage, opponent):
     c = Controller(opponent=opponent, storage=storage)
-    c.handle(StartGame("medium", play_second=True))
-    assert c.mode.human is Color.WHITE and c.thinking and c.second_side_near()
+    c.handle(StartGame(Level.MEDIUM, play_second=True))
+    assert c.mode.human is Color.WHITE and isinstance(c.phase, OpponentToMove) and c.second_side_near()
     assert not c.can_undo()
     opponent.reply_first_legal()
     c.update()
@@ -341,7 +355,7 @@ def test_hotseat_offer_goes_with_the_next_move_and_can_be_accepted(make):
     assert c.game.pending_offer is Color.BLACK and c.offer_pending_for_player()
     assert not c.offer_armed
     c.handle(AcceptDraw())
-    assert c.game.outcome.reason == "agreement" and c.status().startswith("Draw")
+    assert c.game.outcome.reason is Reason.AGREEMENT and c.status().startswith("Draw")
     assert "end" in c.events
 
 
@@ -375,10 +389,10 @@ def test_computer_accepts_or_declines_the_players_offer(make, opponent, storage)
     c = make(level="easy")
     c.handle(OfferDraw())
     press(c, "c3", "d4")
-    assert c.asking_draw and len(opponent.draw_questions) == 1 and not opponent.requests
+    assert isinstance(c.phase, AwaitingDrawAnswer) and len(opponent.draw_questions) == 1 and not opponent.requests
     opponent.answer_draw(False)
     c.update()
-    assert "declined" in c.notice and c.thinking, "declined: the computer now moves"
+    assert "declined" in c.notice and isinstance(c.phase, OpponentToMove), "declined: the computer now moves"
     opponent.reply_first_legal()
     c.update()
     c.handle(Undo())
@@ -386,7 +400,7 @@ def test_computer_accepts_or_declines_the_players_offer(make, opponent, storage)
     press(c, "c3", "d4")
     opponent.answer_draw(True)
     c.update()
-    assert c.game.outcome.reason == "agreement"
+    assert c.game.outcome.reason is Reason.AGREEMENT
     assert storage.results()["american"]["easy"]["draw"] == 1
 
 
@@ -397,7 +411,7 @@ def test_computer_offer_shows_accept_draw(make, opponent):
     c.update()
     assert c.offer_pending_for_player() and "offers a draw" in c.notice
     c.handle(AcceptDraw())
-    assert c.game.outcome.result == "draw"
+    assert c.game.outcome.winner is None
 
 
 def test_playing_a_move_declines_the_offer(make):
@@ -420,7 +434,7 @@ def test_resign_asks_first_then_the_computer_wins_and_it_is_recorded(make, stora
     press(c, "a1")  # a notice ("no legal move") must not outlive the game
     c.handle(Resign())
     c.handle(ConfirmResign())
-    assert c.game.outcome.reason == "resignation" and c.notice is None
+    assert c.game.outcome.reason is Reason.RESIGNATION and c.notice is None
     assert c.status() == "The computer wins: Black resigned"
     assert storage.results()["american"]["hard"] == {"win": 0, "draw": 0, "loss": 1}
     assert not c.can_undo()
@@ -439,10 +453,10 @@ def test_play_again_and_change_mode(make, storage, opponent):
     c = make(level="medium")
     press(c, "c3", "d4")
     c.handle(PlayAgain())
-    assert opponent.cancels == 1 and c.game.moves == [] and c.mode.level == "medium" and c.screen == "game"
+    assert opponent.cancels == 1 and c.game.moves == [] and c.mode.level is Level.MEDIUM and c.screen is Screen.GAME
     press(c, "c3", "d4")
     c.handle(ChangeMode())
-    assert c.screen == "mode" and not c.thinking and opponent.cancels == 2
+    assert c.screen is Screen.MODE and not isinstance(c.phase, OpponentToMove) and opponent.cancels == 2
     c.handle(ChooseRules("international"))
     c.handle(StartGame(None))
     assert c.game.variant is INTERNATIONAL and not c.mode.vs_computer
@@ -451,10 +465,11 @@ def test_play_again_and_change_mode(make, storage, opponent):
 
 def test_view_setting(make):
     c = make()
-    c.handle(SetView("top"))
-    assert c.view == "top"
-    c.handle(SetView("sideways"))
-    assert c.view == "top"
+    c.handle(SetView(View.TOP))
+    assert c.view is View.TOP
+    with pytest.raises(TypeError):
+        c.handle(SetView("sideways"))
+    assert c.view is View.TOP
 
 
 # --- saving ---------------------------------------------------------------------------------------
@@ -467,7 +482,7 @@ def test_game_is_saved_after_every_move_and_restored(make, storage, opponent):
     c.handle(ToggleSetting("sound"))
     again = Controller(opponent=opponent, storage=storage)
     assert again.restore()
-    assert again.screen == "game" and again.game.moves == c.game.moves and again.mode == c.mode
+    assert again.screen is Screen.GAME and again.game.moves == c.game.moves and again.mode == c.mode
     assert again.settings.sound is False
 
 
@@ -476,7 +491,7 @@ def test_restore_resumes_the_computers_turn(make, storage, opponent):
     press(c, "c3", "d4")
     opponent.requests.clear()
     again = Controller(opponent=opponent, storage=storage)
-    assert again.restore() and again.thinking and len(opponent.requests) == 1
+    assert again.restore() and isinstance(again.phase, OpponentToMove) and len(opponent.requests) == 1
 
 
 def test_a_finished_game_is_not_restored(make, storage, opponent):
@@ -492,7 +507,7 @@ def test_a_corrupt_saved_game_is_set_aside_and_the_game_starts_fresh(make, stora
     path = storage.directory / storage.GAME
     path.write_text(path.read_text()[:40])
     again = Controller(opponent=opponent, storage=storage)
-    assert not again.restore() and again.screen == "mode"
+    assert not again.restore() and again.screen is Screen.MODE
     assert any("set aside" in n for n in again.notes)
     assert list(storage.directory.glob("saved_game.json.corrupt-*"))
 
@@ -502,3 +517,88 @@ def test_a_saved_game_with_an_illegal_move_is_set_aside(storage, opponent):
                        "game": {"variant": "american", "start": AMERICAN.start_fen, "moves": ["11-17"]}})
     c = Controller(opponent=opponent, storage=storage)
     assert not c.restore() and c.notes
+
+
+# --- phases, intents, the opponent failing ----------------------------------------------------------
+
+def test_phases_follow_the_game_and_always_hold_it(make, opponent):
+    c = Controller(opponent=opponent)
+    assert isinstance(c.phase, ChoosingMode) and c.phase.left is None and c.screen is Screen.MODE
+    c.handle(StartGame(Level.EASY))
+    assert isinstance(c.phase, HumanToMove) and c.phase.mode.level is Level.EASY
+    c.handle(OfferDraw())
+    c.handle(PlayMoveFromList(c.legal_moves()[0]))
+    assert isinstance(c.phase, AwaitingDrawAnswer) and opponent.draw_questions == [c.phase.game]
+    opponent.answer_draw(False)
+    c.update()
+    assert isinstance(c.phase, OpponentToMove) and len(opponent.requests) == 1
+    c.handle(Resign())
+    assert isinstance(c.phase, ConfirmingResign) and isinstance(c.phase.under, OpponentToMove)
+    opponent.reply_first_legal()
+    c.update()
+    assert isinstance(c.phase, HumanToMove), "the computer's move closes the question"
+    c.handle(ChangeMode())
+    left = c.phase.left
+    assert isinstance(c.phase, ChoosingMode) and isinstance(left, HumanToMove) and c.game is left.game
+    c.handle(ContinueSaved())
+    assert c.phase == left
+    c.handle(Resign())
+    c.handle(ConfirmResign())
+    assert isinstance(c.phase, GameOver) and c.phase.game.outcome.reason is Reason.RESIGNATION
+    for phase in (left, c.phase):
+        assert isinstance(phase, InGame) and phase.game is not None and phase.mode is not None
+
+
+def test_back_to_the_game_asks_the_computer_again(make, opponent):
+    c = make(level="hard")
+    press(c, "c3", "d4")
+    c.handle(ChangeMode())
+    assert opponent.cancels == 1 and not opponent.requests
+    c.handle(ContinueSaved())
+    assert isinstance(c.phase, OpponentToMove) and len(opponent.requests) == 1
+
+
+def test_an_unknown_intent_fails_loudly(make):
+    c = make()
+    with pytest.raises(TypeError):
+        c.handle("undo")
+    with pytest.raises(ValueError):
+        c.handle(ToggleSetting("colour"))
+
+
+def test_a_failing_computer_is_reported_and_never_moves_for_itself(make, opponent):
+    c = make(level="medium")
+    press(c, "c3", "d4")
+    opponent.fail("the engine failed: the engine process died 4 times in a row")
+    c.update()
+    assert isinstance(c.phase, OpponentFailed) and len(c.game.moves) == 1
+    assert "can't play" in c.status() and "died 4 times" in c.notice and "Take back your move" in c.notice
+    assert not c.is_human_turn() and not c.legal_moves()
+    c.handle(Undo())
+    assert isinstance(c.phase, HumanToMove) and c.game.moves == []
+
+
+def test_a_failing_computer_during_a_draw_question_is_reported(make, opponent):
+    c = make(level="easy")
+    c.handle(OfferDraw())
+    press(c, "c3", "d4")
+    opponent.fail("the engine failed: gone")
+    c.update()
+    assert isinstance(c.phase, OpponentFailed) and c.game.outcome is None and "declined" not in (c.notice or "")
+
+
+def test_the_version_changes_with_every_intent_and_reply_only(make, opponent):
+    c = make(level="easy")
+    v = c.version
+    c.update()
+    assert c.version == v, "nothing happened"
+    press(c, "c3")
+    assert c.version == v + 1
+    press(c, "d4")
+    assert c.version == v + 2
+    opponent.reply_first_legal()
+    c.update()
+    assert c.version == v + 3
+    c.notes.append("a note")
+    c.handle(DismissNotes())
+    assert c.notes == [] and c.version == v + 4

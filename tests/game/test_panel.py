@@ -8,7 +8,9 @@ import pytest
 from support import position, sq
 
 from engine import Color
-from game import controller as ctl
+from game import intents as it
+from game.controller import Controller
+from game.phases import Level, Result
 from game.ui import Interface, compute_layout
 
 
@@ -32,13 +34,13 @@ def test_layout_panel_right_or_below():
 
 @pytest.mark.parametrize("size", [(1280, 800), (760, 1000)])
 def test_mode_screen_offers_rules_levels_second_and_hotseat(size, storage):
-    storage.record_result("american", "hard", "loss")
-    c = ctl.Controller(storage=storage)
+    storage.record_result("american", Level.HARD, Result.LOSS)
+    c = Controller(storage=storage)
     ui, h = hits(c, size)
     assert {"rules:american", "rules:international", "level:easy", "level:medium", "level:hard",
             "btn:Play second · Medium", "btn:2 players on this device"} <= set(h)
-    assert h["level:hard"].intent == ctl.StartGame("hard")
-    assert h["btn:Play second · Medium"].intent == ctl.StartGame("medium", play_second=True)
+    assert h["level:hard"].intent == it.StartGame(Level.HARD)
+    assert h["btn:Play second · Medium"].intent == it.StartGame(Level.MEDIUM, play_second=True)
     for hit in h.values():
         assert ui.surface.get_rect().contains(hit.rect), f"{hit.id} is on screen"
 
@@ -51,31 +53,31 @@ def test_game_panel_has_every_control(make, size):
                  "btn:Flip board", "view:angled", "view:top", "btn:deselect", "set:notation", "set:sound",
                  "set:square_numbers", "set:animation_speed"):
         assert name in h and ui.surface.get_rect().contains(h[name].rect), name
-    assert h["move:c3-d4"].intent == ctl.PlayMoveFromList(next(m for m in c.legal_moves() if c.move_text(m) == "c3-d4"))
-    assert h[f"cell:{sq('c3')}"].intent == ctl.SquarePressed(sq("c3"))
+    assert h["move:c3-d4"].intent == it.PlayMoveFromList(next(m for m in c.legal_moves() if c.move_text(m) == "c3-d4"))
+    assert h[f"cell:{sq('c3')}"].intent == it.SquarePressed(sq("c3"))
     assert len([k for k in h if k.startswith("cell:")]) == 32
 
 
 def test_accept_draw_shows_on_the_board_and_in_the_panel(make):
     c = make()
-    c.handle(ctl.OfferDraw())
-    c.handle(ctl.PlayMoveFromList(c.legal_moves()[0]))
+    c.handle(it.OfferDraw())
+    c.handle(it.PlayMoveFromList(c.legal_moves()[0]))
     _, h = hits(c)
-    assert h["btn:accept-board"].intent == ctl.AcceptDraw() and "btn:accept-panel" in h
+    assert h["btn:accept-board"].intent == it.AcceptDraw() and "btn:accept-panel" in h
 
 
 def test_resign_asks_for_confirmation_in_the_panel(make):
     c = make(level="easy")
-    c.handle(ctl.Resign())
+    c.handle(it.Resign())
     _, h = hits(c)
-    assert h["btn:Yes, resign"].intent == ctl.ConfirmResign() and "btn:Keep playing" in h
+    assert h["btn:Yes, resign"].intent == it.ConfirmResign() and "btn:Keep playing" in h
 
 
 def test_game_over_card_offers_play_again(make):
     c = make(start=position("B", ["d4"], ["c3"]))
-    c.handle(ctl.PlayMoveFromList(c.legal_moves()[0]))
+    c.handle(it.PlayMoveFromList(c.legal_moves()[0]))
     _, h = hits(c)
-    assert h["card:again"].intent == ctl.PlayAgain() and not h["btn:Resign"].enabled
+    assert h["card:again"].intent == it.PlayAgain() and not h["btn:Resign"].enabled
 
 
 def test_table_turns_with_the_board(make):
@@ -105,3 +107,32 @@ def test_draw_countdown_below_the_board_at_five_moves_each(make):
     c = make()
     ui, _ = hits(c)
     assert ui.countdown is None
+
+
+def test_the_panel_redraws_only_when_the_controller_changed(make):
+    c = make()
+    ui = Interface((1280, 800))
+    assert ui.render(c, 0.0) and ui.layout.panel in ui.redrawn
+    assert not ui.render(c, 0.5) and ui.redrawn == [], "nothing changed: nothing redrawn"
+    c.handle(it.SquarePressed(sq("c3")))
+    assert ui.render(c, 1.0) and ui.layout.panel in ui.redrawn
+
+
+def test_a_third_rule_set_in_the_table_shows_on_the_mode_screen(monkeypatch):
+    from dataclasses import replace
+
+    from engine import INTERNATIONAL, VARIANTS
+
+    brazilian = replace(INTERNATIONAL, name="brazilian", title="Brazilian Draughts", size=8, rows_of_men=3)
+    monkeypatch.setitem(VARIANTS, "brazilian", brazilian)
+    c = Controller()
+    ui, h = hits(c)
+    buttons = [h[f"rules:{name}"] for name in ("american", "international", "brazilian")]
+    assert buttons[2].intent == it.ChooseRules("brazilian")
+    for i, a in enumerate(buttons):
+        assert ui.layout.panel.contains(a.rect)
+        assert not any(a.rect.colliderect(b.rect) for b in buttons[i + 1:])
+    c.handle(buttons[2].intent)
+    assert c.settings.variant == "brazilian" and c.variant is brazilian
+    c.handle(it.ToggleSetting("variant"))
+    assert c.settings.variant == "american", "the setting steps through the whole table"

@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 import os
 
-from game.controller import Settings
+from game.phases import Level, Result
+from game.settings import AnimationSpeed, Notation, Settings, View
 from game.storage import ENV_DIR, Storage, data_dir
 
 
@@ -17,10 +18,11 @@ def test_data_dir_can_be_overridden(tmp_path, monkeypatch):
 
 def test_settings_round_trip_and_defaults_for_missing_file(storage):
     assert storage.load_settings() == Settings()
-    s = Settings(notation="numeric", square_numbers=True, animation_speed="fast", sound=False, view="top",
-                 variant="international")
+    s = Settings(notation=Notation.NUMERIC, square_numbers=True, animation_speed=AnimationSpeed.FAST, sound=False,
+                 view=View.TOP, variant="international")
     storage.save_settings(s)
-    assert Storage(storage.directory).load_settings() == s
+    again = Storage(storage.directory).load_settings()
+    assert again == s and again.view is View.TOP and again.notation is Notation.NUMERIC
 
 
 def test_unknown_or_wrong_typed_settings_fall_back_to_defaults(storage):
@@ -28,7 +30,7 @@ def test_unknown_or_wrong_typed_settings_fall_back_to_defaults(storage):
     (storage.directory / Storage.SETTINGS).write_text(json.dumps({"sound": "loud", "view": "sideways",
                                                                   "notation": "numeric", "extra": 1}))
     s = storage.load_settings()
-    assert s.sound is True and s.view == "angled" and s.notation == "numeric"
+    assert s.sound is True and s.view is View.ANGLED and s.notation is Notation.NUMERIC
 
 
 def test_writes_are_atomic_and_leave_no_temporary_files(storage):
@@ -40,10 +42,10 @@ def test_writes_are_atomic_and_leave_no_temporary_files(storage):
 
 
 def test_results_count_per_rules_and_level(storage):
-    storage.record_result("american", "easy", "win")
-    storage.record_result("american", "easy", "win")
-    storage.record_result("international", "hard", "loss")
-    storage.record_result("american", "easy", "win", -1)
+    storage.record_result("american", Level.EASY, Result.WIN)
+    storage.record_result("american", Level.EASY, Result.WIN)
+    storage.record_result("international", Level.HARD, Result.LOSS)
+    storage.record_result("american", Level.EASY, Result.WIN, -1)
     again = Storage(storage.directory).results()
     assert again == {"american": {"easy": {"win": 1, "draw": 0, "loss": 0}},
                      "international": {"hard": {"win": 0, "draw": 0, "loss": 1}}}

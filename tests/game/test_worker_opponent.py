@@ -5,7 +5,11 @@ from __future__ import annotations
 from engine import AMERICAN
 from engine import worker as w
 from engine.game import Game
-from game.controller import ComputerMove, DrawAnswer, EngineStatus, WorkerOpponent
+from game.opponent import DrawAnswer, OpponentError, OpponentMove, OpponentStatus
+from game.phases import Level, Mode
+from game.worker_opponent import WorkerOpponent
+
+EASY, HARD = Mode(Level.EASY, AMERICAN.first_player), Mode(Level.HARD, AMERICAN.first_player)
 
 
 class ScriptedClient:
@@ -44,30 +48,52 @@ def best(rid, game, score=0):
 def test_status_until_ready():
     client = ScriptedClient(ready=False)
     op = WorkerOpponent(client)
-    assert op.poll() == [EngineStatus("(preparing the engine)", False)]
+    assert op.poll() == [OpponentStatus("(preparing the engine)", False)]
     client.replies = [w.Ready(pid=1, seconds=1.0)]
-    assert op.poll() == [EngineStatus("ready", True)]
+    assert op.poll() == [OpponentStatus("ready", True)]
 
 
 def test_a_best_move_is_followed_by_the_offer_question():
     client, game = ScriptedClient(ready=True), Game(AMERICAN)
     op = WorkerOpponent(client)
-    op.request_move(game, "hard")
-    client.replies = [best(1, game, score=-5)]
+    op.request_move(game, HARD)
+    assert client.sent == [("move", 1, "hard")]
+    client.replies = [w.Info(1, 1, 0, 10, 0.0), best(1, game, score=-5)]
     assert op.poll() == []
     assert client.sent[-1] == ("offer", 2, -5)
     client.replies = [w.DrawAnswer(2, "offer", True)]
-    assert op.poll() == [ComputerMove(game.position.legal_moves()[0], offer_draw=True)]
+    assert op.poll() == [OpponentMove(game.position.legal_moves()[0], offer_draw=True)]
 
 
-def test_accept_question_and_errors_keep_the_game_going():
+def test_the_accept_question_is_answered():
     client, game = ScriptedClient(ready=True), Game(AMERICAN)
     op = WorkerOpponent(client)
-    op.ask_draw(game, "easy")
+    op.ask_draw(game, EASY)
     client.replies = [w.DrawAnswer(1, "accept", False)]
     assert op.poll() == [DrawAnswer(False)]
-    op.request_move(game, "easy")
-    client.replies = [w.Error(2, "worker died")]
-    assert op.poll() == [ComputerMove(game.position.legal_moves()[0])]
     op.cancel()
     assert client.cancelled == 1
+
+
+def test_a_request_the_worker_cannot_answer_is_an_error_never_a_move_for_the_computer():
+    client, game = ScriptedClient(ready=True), Game(AMERICAN)
+    op = WorkerOpponent(client)
+    op.request_move(game, EASY)
+    client.replies = [w.Error(1, "the engine process died 4 times in a row (last exit code -9)")]
+    assert op.poll() == [OpponentError("the engine failed: the engine process died 4 times in a row "
+                                       "(last exit code -9)")]
+    op.ask_draw(game, EASY)
+    client.replies = [w.Error(2, "gone")]
+    assert op.poll() == [OpponentError("the engine failed: gone")]
+    client.replies = [w.Error(77, "a request nobody waits for")]
+    assert op.poll() == []
+
+
+def test_a_failed_offer_question_still_plays_the_move_found():
+    client, game = ScriptedClient(ready=True), Game(AMERICAN)
+    op = WorkerOpponent(client)
+    op.request_move(game, EASY)
+    client.replies = [best(1, game)]
+    assert op.poll() == []
+    client.replies = [w.Error(2, "the search failed")]
+    assert op.poll() == [OpponentMove(game.position.legal_moves()[0])]

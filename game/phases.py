@@ -1,0 +1,144 @@
+"""The controller's state: how a game is played (:class:`Mode`) and the phase it is in.
+
+A phase is a frozen value that the controller (``game.controller``) replaces at each transition.
+Every phase on the game screen carries the game and its mode, so neither is ever missing there.
+
+    ChoosingMode --StartGame, PlayAgain--> the new game's first phase
+                 --ContinueSaved--------> the phase it left (a failed opponent is asked again)
+    any game phase --ChangeMode--> ChoosingMode(left=that phase)
+
+    HumanToMove --a move--> OpponentToMove          the opponent's turn
+                            AwaitingDrawAnswer      the opponent's turn, with the player's draw offer
+                            HumanToMove             two players on this device
+                            GameOver                the move ended the game
+                --accepting the opponent's offer--> GameOver
+    AwaitingDrawAnswer --accepted--> GameOver
+                       --declined--> OpponentToMove
+    OpponentToMove --its move--> HumanToMove, GameOver
+    OpponentToMove, AwaitingDrawAnswer --the opponent fails--> OpponentFailed
+    HumanToMove, OpponentToMove, AwaitingDrawAnswer, OpponentFailed, GameOver
+                --Undo--> HumanToMove (OpponentToMove when the computer opened the game)
+    a game going on --Resign--> ConfirmingResign(under=its phase)
+                                --Cancel--> that phase; --ConfirmResign--> GameOver
+                                the board works meanwhile, and any move, undo or new game answers it
+
+Phases to come plug in beside these: a friend's moves over the network are another opponent in
+:class:`OpponentToMove` (``game.opponent``), connecting and rematches phases of their own; review,
+the position editor and the Rules pages are further phases (with screens of their own) that hold what
+they show, as :class:`ChoosingMode` holds the game it returns to, and an overlay over a game holds
+the phase under it, as :class:`ConfirmingResign` does.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
+
+from engine import Color
+
+if TYPE_CHECKING:  # engine.game loads with the first game: the mode screen needs no numba
+    from engine.game import Game
+
+
+class Screen(enum.Enum):
+    """What fills the window beside the 3D board."""
+
+    MODE = "mode"  # choosing the rules and how to play
+    GAME = "game"  # a game: the panel, the status line and the board's buttons
+
+
+class Level(enum.StrEnum):
+    """The computer's strength (the values are the engine's level names and the saved words)."""
+
+    EASY = "easy"
+    MEDIUM = "medium"
+    HARD = "hard"
+
+
+class Result(enum.StrEnum):
+    """A finished game from the player's side (the words of the results file)."""
+
+    WIN = "win"
+    DRAW = "draw"
+    LOSS = "loss"
+
+
+@dataclass(frozen=True)
+class Mode:
+    """How the game is played: against an opponent (the computer at ``level``) with the person here
+    on ``human``, or two people on this device (``level`` and ``human`` None)."""
+
+    level: Level | None = None
+    human: Color | None = None
+
+    @property
+    def vs_computer(self) -> bool:
+        return self.level is not None
+
+    @property
+    def computer(self) -> Color | None:
+        """The side the opponent plays; None when people play both."""
+        return self.human.opponent if self.human is not None else None
+
+    def result(self, winner: Color | None) -> Result:
+        """The player's result of a game that ``winner`` won (None: drawn); needs ``human``."""
+        assert self.human is not None
+        return Result.DRAW if winner is None else Result.WIN if winner is self.human else Result.LOSS
+
+
+@dataclass(frozen=True)
+class ChoosingMode:
+    """The mode screen. ``left`` is the game the player left for it ("Change mode"), which "Back to
+    the game in progress" resumes; None at launch."""
+
+    left: TurnPhase | None = None
+    screen: ClassVar[Screen] = Screen.MODE
+
+
+@dataclass(frozen=True)
+class InGame:
+    """A phase of a game on the game screen."""
+
+    game: Game
+    mode: Mode
+    screen: ClassVar[Screen] = Screen.GAME
+
+
+@dataclass(frozen=True)
+class HumanToMove(InGame):
+    """A person here may move (either side, with two players on this device)."""
+
+
+@dataclass(frozen=True)
+class OpponentToMove(InGame):
+    """The opponent finds its move; the window never waits for it."""
+
+
+@dataclass(frozen=True)
+class AwaitingDrawAnswer(InGame):
+    """The opponent decides on the draw the player offered with their move."""
+
+
+@dataclass(frozen=True)
+class GameOver(InGame):
+    """The game has ended (``game.outcome``)."""
+
+
+@dataclass(frozen=True)
+class OpponentFailed(InGame):
+    """The opponent could not answer (``message`` says why): the game waits for the player to take
+    back their move or start another game."""
+
+    message: str
+
+
+@dataclass(frozen=True)
+class ConfirmingResign(InGame):
+    """"Resign this game?" asked over ``under``, the phase the game is in, which goes on meanwhile."""
+
+    under: TurnPhase
+
+
+TurnPhase = HumanToMove | OpponentToMove | AwaitingDrawAnswer | GameOver | OpponentFailed  # who acts in the game
+Phase = ChoosingMode | TurnPhase | ConfirmingResign
