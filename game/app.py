@@ -1,4 +1,5 @@
-"""The window and main loop.
+"""The window and main loop (``game.cli`` opens it; ``game.loader`` loads the rules engine meanwhile;
+``game.compositor`` puts each frame on the window).
 
 Launch order, so the window is there at once: pygame and an OpenGL window first (cleared to the
 background colour), then the interface; the rules engine's numba kernels load (or, on the first run,
@@ -13,143 +14,19 @@ start position on the mode screen) appears as soon as they are ready.
 
 The loop runs at 60 frames a second and never waits: input -> controller -> (worker replies) ->
 sounds, animation, camera -> draw what changed -> flip. A software renderer (Mesa llvmpipe) pays for
-every pixel it draws, so a frame draws only what changed (see :class:`_Screen`) and a frame where
+every pixel it draws, so a frame draws only what changed (see ``game.compositor``) and a frame where
 nothing changed draws nothing and is not flipped.
 """
 
 from __future__ import annotations
 
-import argparse
-import os
-import signal
-import sys
-import threading
 import time
-from dataclasses import replace
 
-# The offscreen tools' module imports the rules engine (numba): it loads only when one is asked for.
-_TOOL_FLAGS = ("--screenshot", "--bench-frames", "-h", "--help")
+from game.compositor import BACKGROUND, Compositor
+from game.loader import Loader
+from game.settings import AnimationSpeed
 
-
-def build_parser(tools: bool = True) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="checkers3d", description="Checkers 3D: American checkers and "
-                                     "International draughts on a 3D board")
-    parser.add_argument("--quit-after", type=float, metavar="SECONDS",
-                        help="close the window by itself after this many seconds (for tests)")
-    parser.add_argument("--window", default="1280x800", metavar="WxH", help="initial window size (default 1280x800)")
-    parser.add_argument("--bench-window", type=int, metavar="N",
-                        help="open the window, play N frames of a Hard game against the computer with scripted "
-                             "moves and camera turns, and print frame times (idle, animating, computer thinking)")
-    parser.add_argument("--bench-launch", type=int, metavar="RUNS",
-                        help="launch the game RUNS times with numba's cache and RUNS times without, and print the "
-                             "seconds to the mode screen, to the 3D board on it and to the rules engine being ready")
-    if tools:
-        from game.render.offscreen import add_tool_arguments
-
-        add_tool_arguments(parser)  # --screenshot, --bench-frames and their options (--json too)
-    else:
-        parser.add_argument("--json", action="store_true", help="print the measurements as JSON")
-    return parser
-
-
-def main(argv=None) -> int:
-    argv = sys.argv[1:] if argv is None else list(argv)
-    args = build_parser(tools=any(a.split("=")[0] in _TOOL_FLAGS for a in argv)).parse_args(argv)
-    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    if hasattr(args, "screenshot"):
-        from game.render.offscreen import run_tool
-
-        status = run_tool(args)  # the offscreen tools render without opening a window
-        if status is not None:
-            return status
-    width, height = (int(v) for v in args.window.lower().split("x"))
-    if args.bench_launch:
-        from game.bench import bench_launch
-
-        return bench_launch(args.bench_launch, (width, height), as_json=args.json)
-    if args.bench_window:
-        from game.bench import bench_window
-
-        return bench_window(args.bench_window, (width, height), as_json=args.json)
-    app = App((width, height))
-    # a polite kill (the screenshot tool, a session ending) closes like the window's close button
-    signal.signal(signal.SIGTERM, lambda *_: setattr(app, "running", False))
-    try:
-        app.run(args.quit_after)
-    finally:
-        app.close()
-    return 0
-
-
-ANIMATION_SPEED = {"slow": 0.6, "normal": 1.0, "fast": 1.8}  # by game.settings.AnimationSpeed
-BACKGROUND = (0.12, 0.12, 0.13)
-
-
-def warm_up_kernels() -> None:
-    """Compile (or load from numba's cache) the move generator the game itself uses."""
-    from engine import VARIANTS, Position
-
-    for variant in VARIANTS.values():
-        pos = Position.initial(variant)
-        pos.play(pos.legal_moves()[0]).has_capture()
-
-
-class _Loader(threading.Thread):
-    """Imports the rules engine, loads or compiles its kernels, and starts the computer's process, off
-    the main thread so that the window keeps drawing meanwhile."""
-
-    def __init__(self):
-        super().__init__(name="engine-loader", daemon=True)
-        self.started_at = time.monotonic()
-        self.kernels = threading.Event()  # the move generator is loaded in this process
-        self.ready = threading.Event()  # that, and the computer's process started
-        self.client_started = threading.Event()  # the worker process exists (or failed to start)
-        self.client = None
-        self.error: str | None = None
-
-    def run(self) -> None:
-        try:
-            import multiprocessing
-
-            # Compiling holds the interpreter lock for seconds at a time, which would freeze the
-            # window: on a cold cache the kernels are compiled (and cached) in a process of their
-            # own, and this thread only loads them from the cache.
-            # With a warm cache the move generator loads first, before the computer's process
-            # competes for the processor: the 3D board waits for it (see App.step).
-            from engine import kernels_cached
-
-            compiler = None
-            if kernels_cached():
-                warm_up_kernels()
-                self.kernels.set()
-            else:
-                compiler = multiprocessing.get_context("spawn").Process(target=warm_up_kernels,
-                                                                       name="checkers-compile", daemon=True)
-                compiler.start()
-            from engine.worker import EngineClient
-
-            try:
-                self.client = EngineClient.start()
-            finally:
-                self.client_started.set()
-            if compiler is not None:
-                compiler.join()
-                warm_up_kernels()
-                self.kernels.set()
-        except Exception as exc:  # shown on the mode screen; the game can't be played without the rules
-            self.error = f"{type(exc).__name__}: {exc}"
-        self.client_started.set()
-        self.ready.set()
-
-    def progress(self) -> str | None:
-        """A line for the mode screen while loading, None once ready."""
-        if self.ready.is_set():
-            return f"The rules engine failed to start: {self.error}" if self.error else None
-        seconds = int(time.monotonic() - self.started_at)
-        text = "Preparing the rules engine"
-        if seconds >= 3:
-            text += f" — {seconds} s (the first run compiles it, about half a minute; later runs take a moment)"
-        return text + "…"
+ANIMATION_SPEED = {AnimationSpeed.SLOW: 0.6, AnimationSpeed.NORMAL: 1.0, AnimationSpeed.FAST: 1.8}
 
 
 class App:
@@ -172,7 +49,7 @@ class App:
         pygame.display.flip()  # the window is on screen from here on
         # started after the first frame: importing numba competes with this thread for the
         # interpreter lock, and the mode screen comes first
-        self.loader = _Loader()
+        self.loader = Loader()
 
         # none of these imports numba: the loader thread does, meanwhile
         from game.controller import Controller
@@ -187,7 +64,7 @@ class App:
         self.storage = Storage()
         self.controller = Controller(opponent=None, storage=self.storage)
         self.renderer = None  # the 3D board, once the engine's positions have loaded (_start_renderer)
-        self.screen = _Screen(self.ctx, self.size)
+        self.compositor = Compositor(self.ctx, self.size)
         self.sounds = Sounds()
         self.input = Input(self.ui, self._pick, self._can_drag)
         self.camera = Camera.preset(self.controller.settings.view, False)
@@ -202,6 +79,11 @@ class App:
         self.running = True
         self.frames = 0  # frames drawn and shown (a frame where nothing changed is neither)
         self.ui.render(self.controller, self._now, self._loading_text())  # presses before the first frame count
+
+    @property
+    def is_ready(self) -> bool:
+        """Whether the rules engine and the computer's process are ready: games can be played."""
+        return self._ready
 
     # --- the loop -------------------------------------------------------------------------------
 
@@ -236,7 +118,7 @@ class App:
             self._start_renderer()
         state = self._state = self._render_state(now)
         changed = self.ui.render(c, now, self._loading_text())
-        if not self.screen.draw(self, state, now, changed):
+        if not self.compositor.draw(self.ui, self.renderer, state, self._viewport(), now, changed):
             return False
         pygame.display.flip()
         self.frames += 1
@@ -266,7 +148,7 @@ class App:
             case inp.Quit():
                 self.running = False
             case inp.Exposed():
-                self.screen.invalidate()
+                self.compositor.invalidate()
             case inp.Resize(width=width, height=height):
                 self._resize(width, height)
             case inp.Orbit(dx=dx, dy=dy):
@@ -305,7 +187,7 @@ class App:
         if size != self.size:
             self.size = size
             self.ui.resize(size)
-            self.screen.resize(size)
+            self.compositor.resize(size)
 
     def _start_renderer(self) -> None:
         """Create the 3D board renderer (shaders, the board's textures): a moment's work on this
@@ -431,114 +313,3 @@ class App:
 
         theme.forget_fonts()
         pygame.quit()
-
-
-class _Screen:
-    """Puts a frame on the window, drawing only what changed since the last one.
-
-    The interface surface is copied into a window-sized texture, a rectangle at a time where its
-    pixels changed; its opaque parts (the panel and the bars around the board) are put on screen
-    with a framebuffer blit, much cheaper for a software renderer than a blended textured quad.
-    Whatever the interface draws over the 3D view itself (the result card, a long status) is
-    blended over the board, so it is redrawn whenever the board is.
-
-    A frame where neither the board (its state, the camera, an animation, the renderer's own work
-    in progress) nor the interface changed draws nothing and is not flipped. When the driver keeps
-    the back buffer's pixels across a flip (Mesa's software renderers do; checked at start), a frame
-    redraws only the parts that changed; otherwise every drawn frame redraws everything.
-    """
-
-    def __init__(self, ctx, size: tuple[int, int]):
-        from game.render import Overlay
-
-        self.ctx = ctx
-        self.view_overlay = Overlay(ctx)
-        self.keeps_back_buffer = self._keeps_back_buffer()
-        self._layer = self._layer_fbo = None
-        self.resize(size)
-
-    def _keeps_back_buffer(self) -> bool:
-        """Whether the back buffer still holds the last frame after a flip: two flips of two
-        shades, then read back (a driver that swaps between two buffers would show the first)."""
-        import pygame
-
-        screen = self.ctx.screen
-        screen.use()
-        self.ctx.viewport, self.ctx.scissor = (0, 0, 1, 1), None
-        for colour in (tuple(v + 0.05 for v in BACKGROUND), BACKGROUND):  # close: no visible flash
-            self.ctx.clear(*colour)
-            pygame.display.flip()
-        pixel = screen.read(viewport=(0, 0, 1, 1), components=3)
-        return abs(pixel[0] - round(BACKGROUND[0] * 255)) <= 2
-
-    def resize(self, size: tuple[int, int]) -> None:
-        old = (self._layer, self._layer_fbo)
-        self.size = size
-        self.ctx.screen.use()  # moderngl rebinds the bound framebuffer after creating one
-        self._layer = self.ctx.texture(size, 4)
-        self._layer_fbo = self.ctx.framebuffer([self._layer])
-        self.ctx.screen.use()
-        for obj in old:
-            if obj is not None:
-                obj.release()
-        self.invalidate()
-
-    def invalidate(self) -> None:
-        """Redraw everything at the next frame (a resize, the window uncovered)."""
-        self._uploaded: dict[tuple, bytes] = {}
-        self._full = True
-        self._board_key = None
-        self._over_view = False
-
-    def draw(self, app: "App", state, now: float, ui_changed: bool) -> bool:
-        """Draw what changed in this frame into the back buffer; False when nothing did."""
-        import moderngl
-        import pygame
-
-        from game.render import camera_at
-
-        ui = app.ui
-        full = self._full or not self.keeps_back_buffer
-        regions = ui.layout.regions(False)  # the opaque parts: panel, bars
-        fresh = []  # rectangles of the interface whose pixels changed
-        if ui_changed or full:
-            for rect in (regions if full else [r for r in regions if r.collidelist(ui.redrawn) >= 0]):
-                key = tuple(rect)
-                pixels = pygame.image.tobytes(ui.surface.subsurface(rect), "RGBA", True)  # bottom row first
-                if self._uploaded.get(key) != pixels:
-                    self._uploaded[key] = pixels
-                    self._layer.write(pixels, viewport=(rect.x, self.size[1] - rect.bottom, rect.width, rect.height))
-                    fresh.append(rect)
-        over_view = ui.over_view
-        renderer = app.renderer
-        board_key = None
-        if state is not None:
-            board_key = (replace(state, camera=camera_at(state.camera, now)), tuple(ui.layout.view))
-        board = (full or board_key != self._board_key or (state is not None and state.animation is not None)
-                 or (renderer is not None and not renderer.is_settled)
-                 or over_view != self._over_view or (over_view and ui.layout.view.collidelist(ui.redrawn) >= 0))
-        if full:
-            fresh = regions
-        if not board and not fresh:
-            return False
-        ctx = self.ctx
-        ctx.screen.use()
-        if board:
-            view = app._viewport()
-            if state is None:  # no renderer yet: the background where the board will be
-                ctx.viewport = ctx.scissor = view.gl()
-                ctx.clear(*BACKGROUND)
-                ctx.scissor = None
-            else:
-                renderer.draw(state, now, view)
-            if over_view:
-                rect = ui.layout.view
-                self.view_overlay.draw(ui.surface.subsurface(rect), tuple(rect), self.size)
-        ctx.viewport = (0, 0, *self.size)
-        for rect in fresh:
-            ctx.scissor = (rect.x, self.size[1] - rect.bottom, rect.width, rect.height)
-            ctx.copy_framebuffer(ctx.screen, self._layer_fbo)  # the blit obeys the scissor
-        ctx.scissor = None
-        ctx.disable(moderngl.BLEND)
-        self._full, self._board_key, self._over_view = False, board_key, over_view
-        return True

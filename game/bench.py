@@ -53,7 +53,7 @@ def bench_window(frames: int, size: tuple[int, int], as_json: bool = False, seed
     samples: dict[str, list[tuple[float, bool]]] = {kind: [] for kind in KINDS}
     try:
         deadline = time.monotonic() + 600
-        while not app._ready:
+        while not app.is_ready:
             if time.monotonic() > deadline or app.loader.error:
                 raise SystemExit(f"the rules engine did not start: {app.loader.error or 'timed out'}")
             app.step()
@@ -129,7 +129,7 @@ def _launch_child(size: tuple[int, int]) -> None:
                 marks["mode_screen"] = now
             if drew and app.renderer is not None and "board" not in marks:
                 marks["board"] = now
-            if app._ready and "engine_ready" not in marks:
+            if app.is_ready and "engine_ready" not in marks:
                 marks["engine_ready"] = now
             if time.monotonic() > deadline or app.loader.error:
                 break

@@ -39,7 +39,7 @@ def open_app(display, tmp_path, monkeypatch):
     monkeypatch.delenv("SDL_VIDEODRIVER", raising=False)
     opened = []
 
-    def open_(size: tuple[int, int], until=lambda app: app._ready):
+    def open_(size: tuple[int, int], until=lambda app: app.is_ready):
         from game.app import App
 
         app = App(size)

@@ -22,7 +22,7 @@ def _pixels(app) -> np.ndarray:
 def test_still_frames_draw_nothing_and_partial_frames_match_a_full_redraw(open_app):
     from game import controller as ctl
 
-    app = open_app((1000, 700), until=lambda app: app._ready and app.renderer is not None)
+    app = open_app((1000, 700), until=lambda app: app.is_ready and app.renderer is not None)
     app.dispatch(ctl.StartGame(None))
 
     def settle():
@@ -39,10 +39,10 @@ def test_still_frames_draw_nothing_and_partial_frames_match_a_full_redraw(open_a
     app.dispatch(ctl.SquarePressed(app.controller.legal_moves()[0].start))  # a selection: board and panel change
     assert app.step(), "a change is drawn"
     settle()
-    if not app.screen.keeps_back_buffer:  # every drawn frame is a full one there; nothing to compare
+    if not app.compositor.keeps_back_buffer:  # every drawn frame is a full one there; nothing to compare
         return
     partial = _pixels(app)
-    app.screen.invalidate()
+    app.compositor.invalidate()
     assert app.step()
     assert np.array_equal(_pixels(app), partial), "drawing only the changed parts gives the full picture"
 

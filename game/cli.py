@@ -1,0 +1,64 @@
+"""The command line: ``python main.py`` (or ``checkers3d``) opens the window; options run the
+offscreen tools and the window benchmarks instead."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+
+# The offscreen tools' module imports the rules engine (numba): it loads only when one is asked for.
+_TOOL_FLAGS = ("--screenshot", "--bench-frames", "-h", "--help")
+
+
+def build_parser(tools: bool = True) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="checkers3d", description="Checkers 3D: American checkers and "
+                                     "International draughts on a 3D board")
+    parser.add_argument("--quit-after", type=float, metavar="SECONDS",
+                        help="close the window by itself after this many seconds (for tests)")
+    parser.add_argument("--window", default="1280x800", metavar="WxH", help="initial window size (default 1280x800)")
+    parser.add_argument("--bench-window", type=int, metavar="N",
+                        help="open the window, play N frames of a Hard game against the computer with scripted "
+                             "moves and camera turns, and print frame times (idle, animating, computer thinking)")
+    parser.add_argument("--bench-launch", type=int, metavar="RUNS",
+                        help="launch the game RUNS times with numba's cache and RUNS times without, and print the "
+                             "seconds to the mode screen, to the 3D board on it and to the rules engine being ready")
+    if tools:
+        from game.render.offscreen import add_tool_arguments
+
+        add_tool_arguments(parser)  # --screenshot, --bench-frames and their options (--json too)
+    else:
+        parser.add_argument("--json", action="store_true", help="print the measurements as JSON")
+    return parser
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    args = build_parser(tools=any(a.split("=")[0] in _TOOL_FLAGS for a in argv)).parse_args(argv)
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    if hasattr(args, "screenshot"):
+        from game.render.offscreen import run_tool
+
+        status = run_tool(args)  # the offscreen tools render without opening a window
+        if status is not None:
+            return status
+    width, height = (int(v) for v in args.window.lower().split("x"))
+    if args.bench_launch:
+        from game.bench import bench_launch
+
+        return bench_launch(args.bench_launch, (width, height), as_json=args.json)
+    if args.bench_window:
+        from game.bench import bench_window
+
+        return bench_window(args.bench_window, (width, height), as_json=args.json)
+    from game.app import App
+
+    app = App((width, height))
+    # a polite kill (the screenshot tool, a session ending) closes like the window's close button
+    signal.signal(signal.SIGTERM, lambda *_: setattr(app, "running", False))
+    try:
+        app.run(args.quit_after)
+    finally:
+        app.close()
+    return 0
