@@ -17,6 +17,8 @@ FRAME_WIDTH = 0.72  # the wooden frame around the squares, in squares
 BOARD_THICKNESS = 0.32
 PIECE_RADIUS = 0.40
 PIECE_HEIGHT = 0.17  # one man; a king is two stacked
+# the key light: a unit vector towards it (the shaders' lighting, the board's bake, the blob shadows)
+LIGHT_DIR = np.array([-0.45, 0.80, 0.40]) / np.linalg.norm([-0.45, 0.80, 0.40])
 
 
 def half_extent(size: int) -> float:

@@ -6,7 +6,7 @@ from engine import AMERICAN, Position
 from game.render import RenderState
 from game.render.animation import LIFT_HEIGHT
 from game.render.geometry import square_center
-from game.render.scene import ENTERED_PATH, marker_rows, piece_rows
+from game.render.instances import ENTERED_PATH, marker_rows, piece_rows
 
 
 def test_a_dragged_piece_is_drawn_lifted_over_the_pointer_and_not_on_its_square():

@@ -48,7 +48,7 @@ def test_the_glint_variant_brightens_the_board_from_the_far_side(gl):
         r.programs["board_glint"] = r.programs["board"]  # the same frame without it
         for obj in r._boards.pop((AMERICAN.size, "board_glint")):
             obj.release()
-        r._layers.board_key = None
+        r._view.layers.board_key = None
         without = draw()
         assert gl.error == "GL_NO_ERROR"
     finally:
@@ -61,11 +61,11 @@ def test_the_glint_variant_brightens_the_board_from_the_far_side(gl):
 
 
 def test_fxaa_strips_follow_the_board_blocks_edges():
-    from game.render.scene import _board_edge_strips
+    from game.render.boxes import board_edge_strips
 
     camera = Camera.preset("angled")
     view_proj = camera.view_projection(INTERNATIONAL.size, 16 / 9)
-    strips = _board_edge_strips(view_proj, (0, 0, 1280, 720), INTERNATIONAL.size, pixels=3.0)
+    strips = board_edge_strips(view_proj, (0, 0, 1280, 720), INTERNATIONAL.size, pixels=3.0)
     assert strips.shape == (12 * 6, 2)  # a quad (two triangles) per edge
     # each strip is 6 pixels wide: the board's outline, not the board
     for quad in strips.reshape(12, 6, 2):
@@ -74,7 +74,7 @@ def test_fxaa_strips_follow_the_board_blocks_edges():
         assert np.hypot(*(b - c)) > 6.0
     behind = view_proj.copy()
     behind[3] = (0.0, 0.0, 0.0, -1.0)  # every point behind the camera
-    assert _board_edge_strips(behind, (0, 0, 1280, 720), INTERNATIONAL.size) is None
+    assert board_edge_strips(behind, (0, 0, 1280, 720), INTERNATIONAL.size) is None
 
 
 def test_square_numbers_are_written_on_a_copy_of_the_kept_board_image():
@@ -88,9 +88,9 @@ def test_square_numbers_are_written_on_a_copy_of_the_kept_board_image():
 
 
 def test_a_new_motion_scale_keeps_the_full_size_buffers(gl):
-    from game.render.scene import _Reduced
+    from game.render.pictures import Reduced
 
-    reduced = _Reduced(gl, (10, 20, 400, 300), 0.5)
+    reduced = Reduced(gl, (10, 20, 400, 300), 0.5)
     try:
         large = reduced.large_colour
         assert reduced.size == (200, 150)

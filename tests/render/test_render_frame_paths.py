@@ -90,7 +90,7 @@ def test_camera_motion_shows_a_reduced_picture_then_the_full_one_band_by_band(gl
         full = fresh(gl, selected, 0.0, fbo)
         draw(gl, r, replace(selected, camera=Camera.preset("angled").orbited(40, 0)), 0.0, fbo)
         reduced = draw(gl, r, selected, 0.0, fbo)  # the camera moved back: drawn at reduced size
-        assert r._reduced.size == (240, 210)
+        assert r._view.reduced.size == (240, 210)
         assert not np.array_equal(reduced, full) and np.abs(reduced - full).mean() < 8  # the same, softer
         frames = 0
         image = reduced
@@ -119,20 +119,22 @@ def test_the_bench_scene_has_every_kind_of_frame():
 
 
 def test_dynamic_resolution_steers_the_scale_between_its_limits(gl):
-    from game.render.scene import MOTION_FRAME_S, MOTION_SCALE_MIN, BoardRenderer
+    from game.render.pictures import MOTION_FRAME_S, MOTION_SCALE_MIN
+    from game.render.scene import BoardRenderer
 
     r = BoardRenderer(gl, samples=0, texture_pixels=256, software=True, motion_scale=0.5)
     try:
-        r._scale_now = 0.5
+        view = r._view
+        view.scale_now = 0.5
         scales = []
         for _ in range(8):  # slow frames: smaller pictures, down to the floor
-            r._adapt_scale(3 * MOTION_FRAME_S)
-            scales.append(r._scale_now)
+            view.adapt_scale(3 * MOTION_FRAME_S, r.motion_scale)
+            scales.append(view.scale_now)
         assert scales == sorted(scales, reverse=True) and scales[0] < 0.5 and scales[-1] == MOTION_SCALE_MIN
-        r._adapt_scale(0.8 * MOTION_FRAME_S)  # about right: kept
-        assert r._scale_now == MOTION_SCALE_MIN
+        view.adapt_scale(0.8 * MOTION_FRAME_S, r.motion_scale)  # about right: kept
+        assert view.scale_now == MOTION_SCALE_MIN
         for _ in range(8):  # fast frames: sharper again, up to the renderer's scale
-            r._adapt_scale(0.1 * MOTION_FRAME_S)
-        assert r._scale_now == 0.5
+            view.adapt_scale(0.1 * MOTION_FRAME_S, r.motion_scale)
+        assert view.scale_now == 0.5
     finally:
         r.release()

@@ -1,0 +1,199 @@
+"""The renderer's cached pictures (GL framebuffers) and what a draw keeps between frames.
+
+:class:`Layers` holds the board and the still scene of one viewport size; :class:`Reduced` the
+picture drawn at a reduced resolution while the camera moves; :class:`Build` a rebuild of the layers
+spread over frames; :class:`ViewCache` all of these for one target, with the last camera and the
+dynamic scale. The window's frames keep one ViewCache, the shader warm-up another.
+"""
+
+from __future__ import annotations
+
+import moderngl
+
+from .camera import Camera
+from .instances import Instances
+
+# Dynamic resolution while the camera moves: the reduced picture's scale steps down (to
+# MOTION_SCALE_MIN) when a frame takes longer than MOTION_FRAME_S, up again when it is quick.
+MOTION_SCALE_MIN = 0.3
+MOTION_SCALE_STEP = 0.05
+MOTION_FRAME_S = 0.010
+
+
+class Layers:
+    """The cached pictures of one viewport size, laid out like the target so a blit copies them 1:1.
+
+    board: background and board. work: board plus the still pieces and markers (multisampled when
+    ``samples``). The still picture the frames copy is ``still_colour``/``still_depth``: the work
+    buffer itself, its multisample resolve, or its FXAA-smoothed copy.
+    """
+
+    def __init__(self, ctx, size: tuple[int, int], samples: int, fxaa: bool):
+        self.size = size
+        self.viewport = (0, 0, *size)  # the GL viewport the pictures were drawn for
+        self.board_key = self.still_key = None
+        self.still_rows: Instances | None = None  # what the still picture shows (for partial updates)
+        self._owned = []
+
+        def own(obj):
+            self._owned.append(obj)
+            return obj
+
+        def texture(depth=False):
+            tex = own(ctx.depth_texture(size) if depth else ctx.texture(size, 4))
+            tex.filter = (moderngl.NEAREST, moderngl.NEAREST)
+            if depth:
+                tex.compare_func = ""  # read as plain values, not as a shadow comparison
+            return tex
+
+        def buffers():
+            if samples:
+                return own(ctx.framebuffer([own(ctx.renderbuffer(size, 4, samples=samples))],
+                                           own(ctx.depth_renderbuffer(size, samples=samples))))
+            return None
+
+        self.resolved = self.smoothed = self.board_raw = self.board_colour = self.board_depth = None
+        if samples:
+            self.board, self.work = buffers(), buffers()
+            self.still_colour, self.still_depth = texture(), texture(depth=True)
+            self.resolved = own(ctx.framebuffer([self.still_colour], self.still_depth))
+        else:
+            self.board_colour, self.board_depth = texture(), texture(depth=True)
+            self.board = own(ctx.framebuffer([self.board_colour], self.board_depth))
+            self.work_colour, self.still_depth = texture(), texture(depth=True)
+            self.work = own(ctx.framebuffer([self.work_colour], self.still_depth))
+            self.still_colour = self.work_colour
+            if fxaa:
+                self.work_colour.filter = (moderngl.LINEAR, moderngl.LINEAR)
+                self.work_colour_fbo = own(ctx.framebuffer([self.work_colour]))
+                self.still_colour = texture()
+                self.smoothed = own(ctx.framebuffer([self.still_colour]))
+                self.board_raw_colour = texture()
+                self.board_raw_colour.filter = (moderngl.LINEAR, moderngl.LINEAR)
+                # the board is drawn here with its depth, then copied into the board layer, its
+                # outline smoothed (colour-only framebuffers for the copy: the depth is shared)
+                self.board_raw = own(ctx.framebuffer([self.board_raw_colour], self.board_depth))
+                self.board_raw_colour_fbo = own(ctx.framebuffer([self.board_raw_colour]))
+                self.board_colour_fbo = own(ctx.framebuffer([self.board_colour]))
+        self.still_colour_fbo = own(ctx.framebuffer([self.still_colour]))
+
+    def release(self) -> None:
+        for obj in reversed(self._owned):
+            obj.release()
+        self._owned = []
+
+
+class Reduced:
+    """The picture drawn at reduced resolution while the camera moves, and its copy scaled up to
+    the GL ``viewport`` (in a layer laid out like the target, so a blit shows it).
+
+    The scaling is done on the CPU (pygame's smoothscale, SIMD code): a software renderer pays
+    about as much for a full-window textured pass, or a scaling blit, as for drawing the scene
+    at full resolution, but copies a same-size picture for almost nothing.
+    """
+
+    def __init__(self, ctx, viewport: tuple[int, int, int, int], scale: float):
+        import pygame
+
+        vx, vy, w, h = viewport
+        self.ctx = ctx
+        self.viewport = viewport
+        self.large = pygame.Surface((w, h), 0, pygame.image.frombuffer(bytearray(4), (1, 1), "RGBA"))  # as the reduced
+        self.large_colour = ctx.texture((vx + w, vy + h), 4)
+        self.large_fbo = ctx.framebuffer([self.large_colour])
+        self.scale = None
+        self.rescale(scale)
+
+    def rescale(self, scale: float) -> None:
+        """Draw at ``scale`` from now on: new reduced buffers, the full-size ones kept (a dynamic
+        scale changes often, and allocating those costs a software renderer several ms)."""
+        import pygame
+
+        if scale == self.scale:
+            return
+        if self.scale is not None:
+            for obj in (self.fbo, self.depth, self.colour):
+                obj.release()
+        vx, vy, w, h = self.viewport
+        self.scale = scale
+        self.size = (max(1, round(w * scale)), max(1, round(h * scale)))
+        self.key = None
+        self.colour = self.ctx.texture(self.size, 4)
+        self.depth = self.ctx.depth_renderbuffer(self.size)
+        self.fbo = self.ctx.framebuffer([self.colour], self.depth)
+        self.pixels = bytearray(self.size[0] * self.size[1] * 4)
+        self.small = pygame.image.frombuffer(self.pixels, self.size, "RGBA")  # shares ``pixels``
+
+    def scale_up(self) -> None:
+        """Copy the reduced picture, scaled up, into the full-size layer (rows stay in GL order)."""
+        import pygame
+
+        self.fbo.read_into(self.pixels, components=4)
+        pygame.transform.smoothscale(self.small, self.large.get_size(), self.large)
+        self.large_colour.write(self.large.get_view("1"), viewport=self.viewport)
+
+    def release(self) -> None:
+        for obj in (self.large_fbo, self.large_colour, self.fbo, self.depth, self.colour):
+            obj.release()
+
+
+class Build:
+    """A rebuild of the cached pictures for ``board_key``, band by band: the board's bands first
+    (the still picture copies the board), then the still picture's (for ``still_key``)."""
+
+    def __init__(self, board_key, bands: list):
+        self.board_key = board_key
+        self.bands = bands
+        self.board_bands = list(bands)
+        self.still_key = None
+        self.still_bands = list(bands)
+
+
+class ViewCache:
+    """What drawing keeps between frames for one target: the cached :class:`Layers`, the last
+    :class:`Reduced` picture and whether the last frame showed it, a :class:`Build` in progress,
+    the last camera and the reduced picture's scale now (dynamic: see :meth:`adapt_scale`)."""
+
+    def __init__(self):
+        self.layers: Layers | None = None
+        self.reduced: Reduced | None = None
+        self.reduced_last = False
+        self.build: Build | None = None
+        self.previous_camera: Camera | None = None
+        self.scale_now: float | None = None
+
+    def layers_for(self, ctx, size: tuple[int, int], samples: int, fxaa: bool) -> Layers:
+        """The layers for a target of ``size``, made anew when the size changed."""
+        if self.layers is None or self.layers.size != size:
+            if self.layers is not None:
+                self.layers.release()
+            self.layers = Layers(ctx, size, samples, fxaa)
+        return self.layers
+
+    def reduced_for(self, ctx, viewport: tuple[int, int, int, int], scale: float) -> Reduced:
+        """The reduced picture for the GL ``viewport`` at ``scale``, made anew when the viewport changed."""
+        if self.reduced is None or self.reduced.viewport != viewport:
+            if self.reduced is not None:
+                self.reduced.release()
+            self.reduced = Reduced(ctx, viewport, scale)
+        self.reduced.rescale(scale)
+        return self.reduced
+
+    def adapt_scale(self, seconds: float, limit: float) -> None:
+        """Dynamic resolution: steer the next moving frames' scale (in steps, each a new reduced
+        picture, at most ``limit``) so drawing one takes about ``MOTION_FRAME_S``, whatever else the
+        machine runs; ``seconds`` is what the last one took."""
+        assert self.scale_now is not None
+        scale = self.scale_now
+        if seconds > 1.25 * MOTION_FRAME_S:
+            scale -= MOTION_SCALE_STEP
+        elif seconds < 0.6 * MOTION_FRAME_S:
+            scale += MOTION_SCALE_STEP
+        self.scale_now = round(min(max(scale, MOTION_SCALE_MIN), limit), 2)
+
+    def release(self) -> None:
+        """Free the pictures' GL objects (the cache can be used again: it makes new ones)."""
+        for pictures in (self.layers, self.reduced):
+            if pictures is not None:
+                pictures.release()
+        self.layers = self.reduced = None
