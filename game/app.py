@@ -21,10 +21,18 @@ nothing changed draws nothing and is not flipped.
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
 
 from game.compositor import BACKGROUND, Compositor
 from game.loader import Loader
 from game.settings import AnimationSpeed
+
+if TYPE_CHECKING:
+    from engine import Position
+    from game.controller import Played
+    from game.intents import ContinueSaved, StartGame
+    from game.render import Camera, CameraMove, MoveAnimation, RenderState
+    from game.render.scene import BoardRenderer
 
 ANIMATION_SPEED = {AnimationSpeed.SLOW: 0.6, AnimationSpeed.NORMAL: 1.0, AnimationSpeed.FAST: 1.8}
 
@@ -63,17 +71,17 @@ class App:
         self.ui = Interface(self.size)
         self.storage = Storage()
         self.controller = Controller(opponent=None, storage=self.storage)
-        self.renderer = None  # the 3D board, once the engine's positions have loaded (_start_renderer)
+        self.renderer: BoardRenderer | None = None  # the 3D board, once the engine's positions have loaded (_start_renderer)
         self.compositor = Compositor(self.ctx, self.size)
         self.sounds = Sounds()
         self.input = Input(self.ui, self._pick, self._can_drag)
-        self.camera = Camera.preset(self.controller.settings.view, False)
+        self.camera: Camera | CameraMove = Camera.preset(self.controller.settings.view, False)
         self._camera_key = (self.controller.settings.view, False)
-        self.animation = None
-        self._animated = None  # the controller's Played that the animation shows
-        self._waiting_start = None  # a game chosen before the engine was ready
-        self._initial = {}  # variant name -> its start position, for the mode screen
-        self._state = None
+        self.animation: MoveAnimation | None = None
+        self._animated: Played | None = None  # the controller's Played that the animation shows
+        self._waiting_start: StartGame | ContinueSaved | None = None  # a game chosen before the engine was ready
+        self._initial: dict[str, Position] = {}  # variant name -> its start position, for the mode screen
+        self._state: RenderState | None = None
         self._now = time.monotonic()
         self._ready = False
         self.running = True

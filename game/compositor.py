@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 BACKGROUND = (0.12, 0.12, 0.13)  # the window's background (linear RGB), around and behind the board
 
@@ -28,7 +29,9 @@ class Compositor:
         self.ctx = ctx
         self.view_overlay = Overlay(ctx)
         self.keeps_back_buffer = self._keeps_back_buffer()
-        self._layer = self._layer_fbo = None
+        self._layer: Any = None
+        self._layer_fbo: Any = None
+        self._board_key: tuple | None = None
         self.resize(size)
 
     def _keeps_back_buffer(self) -> bool:

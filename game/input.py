@@ -145,6 +145,7 @@ class Input:
                 return
             p.moved = True
             if p.kind == "piece":
+                assert p.square is not None  # a press on a piece
                 out.append(it.DragStarted(p.square))
                 return
             p.kind = "orbit"
@@ -157,6 +158,7 @@ class Input:
         if p is None:
             return
         if p.kind == "piece" and p.moved:
+            assert p.square is not None  # a press on a piece
             square, _ = self.pick(*pos) if self.ui.layout.board.collidepoint(pos) else (None, False)
             out.append(it.PieceDropped(p.square, square))
         elif p.kind == "board" and not p.moved:

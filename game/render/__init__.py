@@ -3,8 +3,8 @@
 The game builds a :class:`RenderState` each frame and calls :meth:`BoardRenderer.draw` with it and
 the time; :func:`pick_square` / :meth:`BoardRenderer.pick` turn a mouse position into a square;
 :class:`MoveAnimation` describes a move being shown; :class:`Overlay` composites a pygame surface.
-Only scene.py, overlay.py and offscreen.py need GL; the rest is plain math for tests and the
-controller.
+Only scene.py, pictures.py, board_textures.py, overlay.py and offscreen.py need GL; the rest is
+plain math for tests and the controller.
 """
 
 from .camera import Camera, CameraMove, camera_at

@@ -31,7 +31,7 @@ class Frame:
         self.flipped = seen_flipped(camera)
         self.still, self.moving = piece_rows(state, t)
         self.markers = marker_rows(state)
-        self._still_boxes = None
+        self._still_boxes: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
     def still_key(self) -> bytes:
         """Bytes that change whenever the still picture would."""

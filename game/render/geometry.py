@@ -78,7 +78,8 @@ def _piece_profile() -> list[list[tuple[float, float, float, float]]]:
 
 def lathe(strips, segments: int) -> tuple[np.ndarray, np.ndarray]:
     """Turn profile strips around the y axis: (vertices [n, 6] position+normal, triangle indices)."""
-    verts, idx = [], []
+    verts: list[tuple[float, ...]] = []
+    idx: list[int] = []
     for strip in strips:
         base = len(verts)
         for (r, y, nr, ny) in strip:

@@ -54,7 +54,7 @@ class Instances(NamedTuple):
 def piece_rows(state: RenderState, t: float) -> tuple[Instances, Instances]:
     """(still, moving) instance rows for every piece the state shows at time ``t``."""
     variant = state.position.variant
-    rows = {False: ([], [], []), True: ([], [], [])}
+    rows: dict[bool, tuple[list, list, list]] = {False: ([], [], []), True: ([], [], [])}  # still, moving
 
     def stack(piece: Piece, x, y, z, moving: bool, scale=1.0, layers=None, crown=True):
         pieces_rows, ring_rows, shadow_rows = rows[moving]
@@ -75,11 +75,10 @@ def piece_rows(state: RenderState, t: float) -> tuple[Instances, Instances]:
         shadow_rows.append((sx, sz, sx, sz, outer, inner, DECAL_SHADOW_Y, KIND_SHADOW, *SHADOW, alpha))
         return top
 
-    anim = state.animation
-    animating = anim is not None and not anim.is_done(t)
+    anim = state.animation if state.animation is not None and not state.animation.is_done(t) else None
     for sq, piece in state.position.pieces().items():
         x, z = square_center(variant, sq)
-        if animating and sq == anim.path[-1]:
+        if anim is not None and sq == anim.path[-1]:
             pose = piece_pose(anim, t)
             mover = anim.piece
             king = mover.king or is_crown_landed(anim, t)
@@ -90,12 +89,12 @@ def piece_rows(state: RenderState, t: float) -> tuple[Instances, Instances]:
             continue
         lift = LIFT_HEIGHT if sq == state.selected else 0.0
         dragged = sq == state.selected and state.drag_to is not None
-        if dragged:  # in the player's hand: drawn every frame, over the pointer
+        if state.drag_to is not None and dragged:  # in the player's hand: drawn every frame, over the pointer
             x, z = state.drag_to
         top = stack(piece, x, lift, z, dragged)
         if sq == state.selected:
             rows[dragged][1].append((x, lift + 0.5 * (top - lift), z, PIECE_RADIUS + 0.045, 0.028, 1.0, 0, 0, *GOLD))
-    if animating:
+    if anim is not None:
         captured = dict(anim.captured)
         leaving = t >= anim.landed_time  # until then they stand still and belong to the cached picture
         for sq, pose in captured_poses(anim, t).items():

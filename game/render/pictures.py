@@ -31,9 +31,10 @@ class Layers:
     def __init__(self, ctx, size: tuple[int, int], samples: int, fxaa: bool):
         self.size = size
         self.viewport = (0, 0, *size)  # the GL viewport the pictures were drawn for
-        self.board_key = self.still_key = None
+        self.board_key: tuple | None = None
+        self.still_key: tuple | None = None
         self.still_rows: Instances | None = None  # what the still picture shows (for partial updates)
-        self._owned = []
+        self._owned: list = []
 
         def own(obj):
             self._owned.append(obj)
@@ -101,7 +102,8 @@ class Reduced:
         self.large = pygame.Surface((w, h), 0, pygame.image.frombuffer(bytearray(4), (1, 1), "RGBA"))  # as the reduced
         self.large_colour = ctx.texture((vx + w, vy + h), 4)
         self.large_fbo = ctx.framebuffer([self.large_colour])
-        self.scale = None
+        self.scale: float | None = None
+        self.key: tuple | None = None
         self.rescale(scale)
 
     def rescale(self, scale: float) -> None:
@@ -118,9 +120,9 @@ class Reduced:
         self.scale = scale
         self.size = (max(1, round(w * scale)), max(1, round(h * scale)))
         self.key = None
-        self.colour = self.ctx.texture(self.size, 4)
-        self.depth = self.ctx.depth_renderbuffer(self.size)
-        self.fbo = self.ctx.framebuffer([self.colour], self.depth)
+        self.colour: moderngl.Texture = self.ctx.texture(self.size, 4)
+        self.depth: moderngl.Renderbuffer = self.ctx.depth_renderbuffer(self.size)
+        self.fbo: moderngl.Framebuffer = self.ctx.framebuffer([self.colour], self.depth)
         self.pixels = bytearray(self.size[0] * self.size[1] * 4)
         self.small = pygame.image.frombuffer(self.pixels, self.size, "RGBA")  # shares ``pixels``
 
@@ -145,7 +147,7 @@ class Build:
         self.board_key = board_key
         self.bands = bands
         self.board_bands = list(bands)
-        self.still_key = None
+        self.still_key: tuple | None = None
         self.still_bands = list(bands)
 
 

@@ -225,6 +225,7 @@ class BoardRenderer:
                     self._clear(target, viewport.gl())
                     self._draw_scene(frame, target)
             elif self._cached_pictures_ready(frame, viewport, target, view, was_reduced, started):
+                assert view.layers is not None
                 self._show_cached(frame, viewport, target, view.layers)
         finally:
             # leave the target bound: moderngl rebinds the bound framebuffer after creating one, and
@@ -325,7 +326,8 @@ class BoardRenderer:
         # kept until release(): it is left bound, and moderngl rebinds the bound framebuffer after
         # creating one (a released one would be a GL_INVALID_OPERATION)
         fbo = self.ctx.framebuffer([self.ctx.renderbuffer(WARM_SIZE, 4)], self.ctx.depth_renderbuffer(WARM_SIZE))
-        still = replace(state, animation=None, camera=state.camera.at(0.0))
+        camera = state.camera.at(0.0)
+        still = replace(state, animation=None, camera=camera)
         move = next(iter(still.position.legal_moves()), None)
         states = [still]
         if move is not None:
@@ -333,9 +335,9 @@ class BoardRenderer:
             moving = replace(still, position=still.position.play(move), animation=anim, last_move=move)
             states.append(moving)
         # the board's glint variant: seen from the side opposite the light (the same board image)
-        glint = replace(still, camera=replace(still.camera, yaw=still.camera.base_yaw + 180))
-        states += [replace(still, camera=still.camera.orbited(20, 0)), glint, glint,
-                   replace(still, camera=still.camera.orbited(40, 0)), still, still]
+        glint = replace(still, camera=replace(camera, yaw=camera.base_yaw + 180))
+        states += [replace(still, camera=camera.orbited(20, 0)), glint, glint,
+                   replace(still, camera=camera.orbited(40, 0)), still, still]
         return _WarmUp(fbo, states)
 
     def _draw_scene(self, frame: Frame, fbo, mesh: Mesh | None = None) -> None:

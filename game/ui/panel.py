@@ -61,7 +61,8 @@ class Interface:
         self.countdown: str | None = None  # the draw countdown shown below the board, if any
         self.over_view = False  # something is drawn over the 3D view itself (a long status, the result)
         self.redrawn: list[pygame.Rect] = []  # what the last render() redrew
-        self._panel_key = self._bars_key = None
+        self._panel_key: tuple | None = None
+        self._bars_key: tuple | None = None
         self._panel_hits: list[Hit] = []
         self._bar_hits: list[Hit] = []
         self._hover: str | None = None
@@ -156,7 +157,7 @@ class Interface:
         elif active or style == "primary":
             bg, fg = th.ACCENT, th.ACCENT_TEXT
             if hovered:
-                bg = tuple(min(255, v + 18) for v in bg)
+                bg = th.lighter(bg, 18)
         elif style == "danger":
             bg, fg = (th.DANGER if hovered else (150, 66, 62)), th.TEXT
         else:
@@ -378,7 +379,7 @@ class Interface:
                 if sq in last_path:
                     colour = (150, 96, 52)
                 if self._hover == hit_id:
-                    colour = tuple(min(255, k + 25) for k in colour)
+                    colour = th.lighter(colour, 25)
                 pygame.draw.rect(self.surface, colour, rect)
                 self.hits.append(Hit(rect, it.SquarePressed(sq), hit_id))
                 piece = pieces.get(sq)
@@ -523,7 +524,8 @@ class Interface:
             self._button((vx + i * (92 + th.GAP), b.y + 12, 92, 32), label, it.SetView(view),
                          active=c.view == view, hit_id=f"view:{view}", font=th.small_font())
         # below the board: Deselect, Accept draw, the draw countdown
-        items = [("Deselect", it.Deselect(), {"enabled": c.selected is not None, "hit_id": "btn:deselect"})]
+        items: list[tuple[str, it.Intent, dict]] = [
+            ("Deselect", it.Deselect(), {"enabled": c.selected is not None, "hit_id": "btn:deselect"})]
         if c.offer_pending_for_player():
             items.append(("Accept draw", it.AcceptDraw(), {"style": "primary", "hit_id": "btn:accept-board"}))
         f = th.body_font()

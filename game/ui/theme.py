@@ -26,8 +26,17 @@ FOCUS = (120, 180, 255)
 OVERLAY = (20, 24, 31, 205)  # translucent pills over the board
 LIGHT_SQUARE = (222, 196, 150)
 DARK_SQUARE = (120, 78, 48)
-# the 3D board's deep red-brown and cream pieces (game/render/scene.py), with a rim colour each
+# the 3D board's deep red-brown and cream pieces (game/render/instances.py), with a rim colour each
 PIECE_COLOURS = {"black": ((66, 28, 20), (120, 70, 52)), "white": ((240, 226, 192), (176, 156, 122))}
+
+Colour = tuple[int, int, int]
+
+
+def lighter(colour: Colour, amount: int) -> Colour:
+    """``colour`` with ``amount`` added to each channel (a hovered button or square)."""
+    r, g, b = colour
+    return min(255, r + amount), min(255, g + amount), min(255, b + amount)
+
 
 # spacing (pixels)
 PAD = 16
