@@ -42,7 +42,7 @@ from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
 from engine import Color, variant_named
-from engine.game import DrawOfferError, Game, InvalidGameRecordError
+from engine.game import DrawOfferError, Game, InvalidGameRecordError, Reason
 from engine.position import IllegalMoveError
 from engine.variants import Variant
 
@@ -169,11 +169,12 @@ class Room:
             return self._stored
         outcome = self._game.outcome
         resigned = None
-        if outcome is not None and outcome.reason == "resignation":
-            resigned = Color[outcome.result.upper()].opponent.label
+        if outcome is not None and outcome.reason is Reason.RESIGNATION:
+            assert outcome.winner is not None
+            resigned = outcome.winner.opponent.label
         return {"variant": self.variant.name, "start": self._game.start.fen(), "moves": list(self._texts),
                 "draw_offers": list(self._offers), "resigned": resigned,
-                "draw_agreed": outcome is not None and outcome.reason == "agreement"}
+                "draw_agreed": outcome is not None and outcome.reason is Reason.AGREEMENT}
 
     def new_game(self) -> None:
         """The rematch: the next game from the start, colours swapped."""
@@ -227,7 +228,7 @@ class Room:
         return State(
             room=self.id, variant=self.variant.name, game=self.game_number, start_fen=record["start"],
             moves=tuple(record["moves"]), fen=g.position.fen(), to_move=g.turn.label,
-            outcome=Result(outcome.result, outcome.reason) if outcome else None,
+            outcome=Result(outcome.result, outcome.reason.value) if outcome else None,
             draw_offer=offer.label if offer is not None else None, players=players, you=self.color_of(player).label,
             offered_at=tuple(i for i, o in enumerate(record["draw_offers"]) if o),
             rematch=tuple(sorted(self.color_of(p).label for p in self.rematch)))

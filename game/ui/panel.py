@@ -22,7 +22,7 @@ from . import theme as th
 from .layout import Layout, compute_layout
 
 RULES_PER_ROW = 2  # rule-set buttons side by side on the mode screen
-LEVEL_TITLES = {level: level.value.capitalize() for level in Level}
+LEVEL_TITLES = {Level.EASY: "Easy", Level.MEDIUM: "Medium", Level.HARD: "Hard"}
 VIEW_TITLES = {View.ANGLED: "Angled", View.TOP: "Top-down"}
 SETTING_LABELS = {
     "notation": lambda v: "Notation: " + ("c3-d4" if v is Notation.ALGEBRAIC else "11-15"),

@@ -12,10 +12,12 @@ import pytest
 
 from engine import AMERICAN, INTERNATIONAL, Color, Position, Variant, coords_square, parse_square, square_coords
 from engine.game import Game
-from game.controller import WHEN_YOU_CAN_CAPTURE, Controller, Mode, SquarePressed
+from game.controller import WHEN_YOU_CAN_CAPTURE, Controller
 from game.help import explain_refusal, rules_page
 from game.help.explain import MESSAGES, _Board
 from game.help.model import board_fen
+from game.intents import SquarePressed
+from game.phases import Mode
 
 AM, INTL = AMERICAN, INTERNATIONAL
 # the specification's words when a piece that can't capture is pressed ("Controls on this page"), and where to look
@@ -187,7 +189,7 @@ def controller_accepts(pos: Position, start: int, presses: tuple[int, ...]) -> b
     """Whether the game's controller takes the presses (start, then each stop) without refusing one;
     None when it played the move (the only one left) before the last press."""
     c = Controller()
-    c.game, c.mode, c.screen = Game(pos.variant, pos), Mode(None), "game"
+    c.open_game(Game(pos.variant, pos), Mode())
     c.handle(SquarePressed(start))
     if c.selected != start:
         return False
