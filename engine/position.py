@@ -87,6 +87,13 @@ class Position:
         if both:
             sq = _board.squares_of(variant, both)[0]
             raise InvalidFenError(f"bad FEN {fen!r}: square {sq} holds a white and a black piece")
+        _, masks, _, _ = _board.layout(variant)
+        for color, men, crowning in ((Color.WHITE, white & ~white_kings, masks[_board.M_PROMO_WHITE]),
+                                     (Color.BLACK, black & ~black_kings, masks[_board.M_PROMO_BLACK])):
+            if men & int(crowning):
+                sq = _board.squares_of(variant, men & int(crowning))[0]
+                raise InvalidFenError(f"bad FEN {fen!r}: a {color.label} man on square {sq}, on {color.label}'s "
+                                      "crowning row (it would be a king)")
         return cls(variant, white, black, white_kings | black_kings, turn)
 
     def fen(self) -> str:
@@ -112,8 +119,13 @@ class Position:
     # --- reading the board --------------------------------------------------------------------
 
     def piece_at(self, square: int) -> Piece | None:
+        """The piece on ``square`` (a number 1-32 or 1-50), or None when it is empty; InvalidSquareError
+        names a number that is not a square of the board."""
+        if not 1 <= square <= self.variant.squares:
+            raise InvalidSquareError(f"square {square} is not on the {self.variant.title} board "
+                                     f"(1-{self.variant.squares})")
         bit = 1 << _board.square_bit(self.variant, square)
-        if not (1 <= square <= self.variant.squares) or not (self.white | self.black) & bit:
+        if not (self.white | self.black) & bit:
             return None
         return Piece(Color.WHITE if self.white & bit else Color.BLACK, bool(self.kings & bit))
 

@@ -9,7 +9,7 @@ import random
 import pytest
 import reference as ref
 
-from engine import AMERICAN, INTERNATIONAL, Color, InvalidFenError, Piece, Position, variant_named
+from engine import AMERICAN, INTERNATIONAL, Color, InvalidFenError, InvalidSquareError, Piece, Position, variant_named
 
 W, B = Color.WHITE, Color.BLACK
 
@@ -48,6 +48,19 @@ def test_kings_ranges_and_empty_lists():
     assert Position.from_fen(AMERICAN, pos.fen()) == pos
     empty = Position.from_fen(AMERICAN, "W:W:B1")
     assert empty.count(W) == (0, 0) and empty.count(B) == (1, 0) and empty.legal_moves() == ()
+
+
+def test_men_on_the_far_row_are_fine_and_kings_anywhere():
+    # only a man on its *own* crowning row is impossible: a man at home, and any king, is not
+    pos = Position.from_fen(AMERICAN, "B:W29-32,K5:B1-4,K28")
+    assert pos.piece_at(29) == Piece(W, False) and pos.piece_at(1) == Piece(B, False)
+    assert Position.from_fen(INTERNATIONAL, "W:WK1,46:BK50,5").piece_at(1) == Piece(W, True)
+
+
+@pytest.mark.parametrize("variant, square", [(AMERICAN, 0), (AMERICAN, 33), (INTERNATIONAL, -1), (INTERNATIONAL, 51)])
+def test_piece_at_names_a_square_off_the_board(variant, square):
+    with pytest.raises(InvalidSquareError, match=f"square {square} is not on the {variant.title} board"):
+        Position.initial(variant).piece_at(square)
 
 
 def test_fen_out_writes_kings_and_ranges():
@@ -90,6 +103,10 @@ def test_round_trip_on_random_positions(variant):
     (AMERICAN, "W:WK:B1", "'K'"),
     (AMERICAN, "W:W1,,2:B3", "''"),
     (AMERICAN, "W:W1-:B3", "'1-'"),
+    (AMERICAN, "B:W3:B20", "white man on square 3"),  # a man on its own crowning row would be a king
+    (AMERICAN, "W:W20:B30", "black man on square 30"),
+    (INTERNATIONAL, "W:W3,K20:B30", "white man on square 3"),
+    (INTERNATIONAL, "W:W30:B46-50", "black man on square 46"),
 ])
 def test_bad_fen_quotes_the_input(variant, fen, why):
     with pytest.raises(InvalidFenError) as err:
