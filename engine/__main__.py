@@ -67,16 +67,22 @@ def moves_json(pos: Position) -> list[dict]:
 
 
 def cmd_moves(args) -> int:
+    """The legal moves of one position; with ``--fen -`` one answer a line for each FEN line read from
+    stdin (blank lines skipped): a JSON array of moves, or for a FEN that can't be read an error in
+    its place (``{"error": ...}`` with --json, a line ``error: ...`` without), so answers line up with
+    questions. The exit status is 2 if any line was bad."""
     if args.fen == "-":
         status = 0
         for line in sys.stdin:
             if not line.strip():
                 continue
             try:
-                print(json.dumps(moves_json(Position.from_fen(args.variant, line))), flush=True)
+                answer = json.dumps(moves_json(Position.from_fen(args.variant, line)))
             except InvalidFenError as err:
+                answer = json.dumps({"error": str(err)}) if args.json else f"error: {err}"
                 print(f"error: {err}", file=sys.stderr)
                 status = 2
+            print(answer, flush=True)
         return status
     pos = _position(args)
     if args.json:

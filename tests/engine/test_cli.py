@@ -72,7 +72,14 @@ def test_bad_fen_exits_non_zero_naming_it():
     assert run.returncode != 0 and "Q:W1:B2" in run.stderr
 
 
-def test_bad_fen_on_stdin_is_reported_and_the_rest_still_read():
-    run = engine("moves", "--fen", "-", stdin="W:Wnonsense:B1\nB:W21-32:B1-12\n")
+def test_bad_fen_on_stdin_is_answered_in_its_place_and_the_rest_still_read():
+    questions = "B:W21-32:B1-12\nW:Wnonsense:B1\nB:W21-32:B1-12\n"
+    run = engine("moves", "--fen", "-", "--json", stdin=questions)
     assert run.returncode != 0 and "W:Wnonsense:B1" in run.stderr
-    assert [len(json.loads(line)) for line in run.stdout.strip().splitlines()] == [7]
+    first, bad, last = (json.loads(line) for line in run.stdout.strip().splitlines())
+    assert len(first) == len(last) == 7
+    assert "W:Wnonsense:B1" in bad["error"]
+    run = engine("moves", "--fen", "-", stdin=questions)  # without --json: a plain error line in its place
+    first, bad, last = run.stdout.strip().splitlines()
+    assert len(json.loads(first)) == len(json.loads(last)) == 7
+    assert bad.startswith("error: ") and "W:Wnonsense:B1" in bad
