@@ -6,7 +6,8 @@ flags without ``=val``; both sides ignore commands and arguments they don't unde
 engine understands:
 
     hub                      -> id name=... version=... author=...; param ... (one a line); wait
-    set-param name=N value=V    variant (international | normal | american), tt-size (MB)
+    set-param name=N value=V    variant (a name or alias of the command line's --variant, or normal for
+                                international), tt-size (MB)
     init                     -> ready (the numba kernels are compiled or loaded here)
     new-game                    clear the transposition table
     pos pos=<P> [moves="<M> ..."]
@@ -45,12 +46,12 @@ import numpy as np
 
 from .game import Game
 from .position import IllegalMoveError, InvalidFenError, Move, Position
-from .variants import INTERNATIONAL, Color, Variant, variant_named
+from .variants import INTERNATIONAL, VARIANTS, Color, Variant, variant_named
 
 NAME, VERSION, AUTHOR = "Checkers3D", "0.1", "Checkers 3D authors"
 CENTI_MEN_PER_MAN = 100  # the search scores in centi-men; Hub wants men
 DEFAULT_MOVES_TO_GO = 30  # the share of the clock one move may use when the GUI gives no moves=
-_VARIANT_NAMES = {"international": "international", "normal": "international", "american": "american"}
+_HUB_VARIANT_NAMES = {"normal": INTERNATIONAL.name}  # Scan's name for International draughts
 
 
 class HubError(ValueError):
@@ -271,7 +272,7 @@ class HubEngine:
         if command == "hub":
             self.write(format_line("id", name=NAME, version=VERSION, author=AUTHOR))
             self.write(format_line("param", name="variant", value=self.variant.name, type="enum",
-                                   values="international american"))
+                                   values=" ".join(VARIANTS)))
             self.write(format_line("param", name="tt-size", value=self.tt_size_mb, type="int", min=1, max=4096))
             self.write("wait")
         elif command == "set-param":
@@ -295,10 +296,10 @@ class HubEngine:
 
     def _set_param(self, name: str, value: str) -> None:
         if name == "variant":
-            key = _VARIANT_NAMES.get(value.strip().lower())
-            if key is None:
-                raise HubError(f"unknown variant {value!r}: choose international (or normal) or american")
-            self.variant = variant_named(key)
+            try:
+                self.variant = variant_named(_HUB_VARIANT_NAMES.get(value.strip().lower(), value))
+            except ValueError as err:
+                raise HubError(f"set-param variant: {err}") from None
             self.game = Game(self.variant)
         elif name == "tt-size":
             try:

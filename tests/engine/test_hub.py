@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from engine import AMERICAN, INTERNATIONAL, IllegalMoveError, Position
-from engine.hub import HubError, format_line, format_move, format_position, parse_line, parse_move, parse_position
+from engine.hub import HubEngine, HubError, format_line, format_move, format_position, parse_line, parse_move, parse_position
 
 ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT = 300.0  # generous: a fresh process may have to compile the numba cache on a busy machine
@@ -65,6 +65,22 @@ def test_moves_in_hub_format():
     for bad in ("32-27-21", "32x", "ab-cd", "37-28"):
         with pytest.raises(IllegalMoveError):
             parse_move(pos, bad)
+
+
+@pytest.mark.parametrize("value, variant", [("american", AMERICAN), ("english", AMERICAN), ("Checkers", AMERICAN),
+                                            ("8x8", AMERICAN), ("international", INTERNATIONAL),
+                                            ("normal", INTERNATIONAL), ("10x10", INTERNATIONAL)])
+def test_set_param_variant_takes_the_command_lines_names(value, variant):
+    engine = HubEngine(AMERICAN if variant is INTERNATIONAL else INTERNATIONAL, write=lambda line: None)
+    engine._dispatch("set-param", {"name": "variant", "value": value}, 0)
+    assert engine.variant is variant and engine.game.variant is variant
+
+
+def test_set_param_unknown_variant_is_an_error_naming_it():
+    engine = HubEngine(INTERNATIONAL, write=lambda line: None)
+    with pytest.raises(HubError, match="'frisian'"):
+        engine._dispatch("set-param", {"name": "variant", "value": "frisian"}, 0)
+    assert engine.variant is INTERNATIONAL
 
 
 # --- sessions -----------------------------------------------------------------------------------
