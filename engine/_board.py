@@ -25,6 +25,7 @@ The four directions, as shifts of the bit index (the same on 10x10 with W = 5, 5
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 
@@ -32,8 +33,8 @@ from .variants import Variant
 
 UP_LEFT, UP_RIGHT, DOWN_LEFT, DOWN_RIGHT = 0, 1, 2, 3
 
-# rules vector (int64) handed to the kernels
-R_WIDTH, R_MEN_BACK, R_FLYING, R_MAJORITY, R_PROMO_ENDS = 0, 1, 2, 3, 4
+# rules vector (int64) handed to the kernels: the Variant's fields, draw-rule limits in plies
+R_WIDTH, R_MEN_BACK, R_FLYING, R_MAJORITY, R_PROMO_ENDS, R_QUIET_PLIES, R_ENDGAME_RULE = range(7)
 # masks vector (uint64)
 M_VALID, M_PROMO_WHITE, M_PROMO_BLACK = 0, 1, 2
 
@@ -44,9 +45,19 @@ def square_bit(variant: Variant, square: int) -> int:
     return s + (s // variant.row_width) // 2
 
 
+class Layout(NamedTuple):
+    """The kernel tables of a variant, read-only: what the move generator and the search know of the
+    board and the rules."""
+
+    rules: np.ndarray  # int64, indexed by R_*
+    masks: np.ndarray  # uint64, indexed by M_*
+    nbr: np.ndarray  # int64 [4, 64]: the bit one step away in each direction, -1 off the board
+    bit_to_square: np.ndarray  # int64 [64]: the square number of each bit (0 for ghost bits)
+
+
 @lru_cache(maxsize=None)
-def layout(variant: Variant):
-    """The kernel tables of a variant: (rules, masks, neighbours, bit_to_square)."""
+def layout(variant: Variant) -> Layout:
+    """The kernel tables of a variant."""
     w = variant.row_width
     bits = [square_bit(variant, sq) for sq in range(1, variant.squares + 1)]
     bit_to_square = np.zeros(64, dtype=np.int64)
@@ -69,17 +80,18 @@ def layout(variant: Variant):
             if 0 <= n < 64 and valid >> n & 1:
                 neighbours[d, b] = n
     rules = np.array([w, variant.men_capture_backward, variant.flying_kings, variant.majority_capture,
-                      variant.promotion_ends_capture], dtype=np.int64)
+                      variant.promotion_ends_capture, 2 * variant.quiet_limit_moves, variant.endgame_rule],
+                     dtype=np.int64)
     masks = np.array([valid, promo_white, promo_black], dtype=np.uint64)
     for arr in (rules, masks, neighbours, bit_to_square):
         arr.setflags(write=False)
-    return rules, masks, neighbours, bit_to_square
+    return Layout(rules, masks, neighbours, bit_to_square)
 
 
 @lru_cache(maxsize=None)
 def square_table(variant: Variant) -> tuple[int, ...]:
     """``bit_to_square`` of :func:`layout` as a tuple of Python ints (cheap to index from Python)."""
-    return tuple(int(sq) for sq in layout(variant)[3])
+    return tuple(int(sq) for sq in layout(variant).bit_to_square)
 
 
 def squares_of(variant: Variant, bitboard: int) -> list[int]:

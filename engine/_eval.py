@@ -1,8 +1,8 @@
 """Static evaluation (numba), one set of weights per game, weights as data.
 
 The kernel ``evaluate`` scores a quiet position (the search never calls it with a capture pending for
-the side to move) in centi-men from the side to move's point of view. It reads three arrays built
-once per variant by :func:`eval_tables`:
+the side to move) in centi-men from the side to move's point of view. It reads one record,
+:class:`EvalTables`, built once per variant by :func:`eval_tables` (a new table is a new field there):
 
 * ``weights`` (int64, indexed by the ``W_*`` names below): the numbers a match may tune;
 * ``tables`` (int64 [T_COUNT, 64]): per-square values derived from the weights (piece-square tables);
@@ -29,14 +29,15 @@ tuned by matches):
    trades rather than drift into the automatic draw; in an ending the side ahead brings its kings
    close to the enemy pieces (to hunt down a king sitting in a corner).
 
-Changing the numbers needs no compilation (they are arguments). Changing the *code* of ``evaluate``
-needs a touch of ``_search.py`` too: numba's disk cache checks only the timestamp of the file that
-defines a kernel, so the cached ``search`` would keep the old evaluation.
+Changing the numbers needs no compilation (they are arguments). A change to the *code* of ``evaluate``
+recompiles the search that inlines it: the kernel cache is keyed by a hash of every kernel source
+(see ``_jit.py``).
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 
@@ -147,10 +148,18 @@ def _key_back_squares(variant: Variant) -> tuple[tuple[int, ...], tuple[int, ...
     return tuple(sorted(n + 1 - s for s in black)), black
 
 
+class EvalTables(NamedTuple):
+    """What ``evaluate`` reads, read-only (see the module docstring)."""
+
+    weights: np.ndarray  # int64 [W_COUNT]
+    tables: np.ndarray  # int64 [T_COUNT, 64]
+    masks: np.ndarray  # uint64 [MK_COUNT, 64]
+
+
 @lru_cache(maxsize=None)
-def eval_tables(variant: Variant, weights: tuple[int, ...] | None = None):
-    """(weights, tables, masks) for ``evaluate``; ``weights`` overrides the variant's defaults (a match
-    tries other numbers this way)."""
+def eval_tables(variant: Variant, weights: tuple[int, ...] | None = None) -> EvalTables:
+    """The tables ``evaluate`` reads; ``weights`` overrides the variant's defaults (a match tries other
+    numbers this way)."""
     wts = WEIGHTS[variant.name].copy() if weights is None else np.array(weights, dtype=np.int64)
     assert wts.shape == (W_COUNT,)
     size = variant.size
@@ -200,7 +209,7 @@ def eval_tables(variant: Variant, weights: tuple[int, ...] | None = None):
     masks[MK_SINGLE, S_WIDTH] = variant.row_width
     for arr in (wts, tables, masks):
         arr.setflags(write=False)
-    return wts, tables, masks
+    return EvalTables(wts, tables, masks)
 
 
 @kernel
@@ -213,9 +222,12 @@ def _plane_sum(pieces, masks, base):
 
 
 @kernel
-def evaluate(white, black, kings, color, quiet_plies, quiet_limit, weights, tables, masks):
+def evaluate(white, black, kings, color, quiet_plies, quiet_limit, ev):
     """Score of a quiet position for the side ``color`` to move, in centi-men (numbered steps in the
-    module docstring)."""
+    module docstring). ``ev`` is the variant's :class:`EvalTables`."""
+    weights = ev.weights
+    tables = ev.tables
+    masks = ev.masks
     wm = white & ~kings
     wk = white & kings
     bm = black & ~kings

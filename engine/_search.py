@@ -7,6 +7,15 @@ ply's moves in ``mv_*[ply]``, and moves between three actions: ENTER a node, pic
 node (and descend into it), RETURN a value to the parent. The steps of a node are numbered in
 ``search`` as in Stockfish's ``search()``.
 
+``search`` takes five records (named tuples, which numba passes as structs and caches like arrays),
+so no caller depends on the position of an argument and a new input is a new field of one of them:
+
+    Tables    the variant's read-only tables: rules and geometry, evaluation, Zobrist keys
+    Memory    what the searcher learns and keeps between searches: transposition table, killers, history
+    Stack     the work arrays, one row per ply, and the positions of the game before the root
+    Output    the result: ``out[O_*]`` and the principal variation
+    Request   this call: the root's side to move, depth, window, limits and stop flags
+
 Scores are centi-men from the side to move's view. A won game scores MATE - plies to the win, so
 nearer wins score higher; draws score 0.
 
@@ -18,10 +27,12 @@ A move code packs (from bit, to bit, an 8-bit hash of the captured set) with bit
 move has code 0; killers, the hash move and the PV compare codes.
 """
 
+from typing import NamedTuple
+
 import numpy as np
 
-from ._board import M_VALID, R_FLYING, R_WIDTH
-from ._eval import evaluate
+from ._board import M_VALID, R_ENDGAME_RULE, R_FLYING, R_QUIET_PLIES, R_WIDTH, Layout
+from ._eval import EvalTables, evaluate
 from ._jit import kernel
 from ._movegen import MAX_MOVES, generate, has_capture, lsb, make_move, plain_moves, popcount
 
@@ -57,6 +68,64 @@ BOUND_UPPER, BOUND_LOWER, BOUND_EXACT = 1, 2, 3
 
 USED = -(1 << 62)  # mv_score of a move already searched at its ply
 CAP_HASH = np.uint64(0x9E3779B97F4A7C15)
+
+
+class Tables(NamedTuple):
+    """A variant's read-only tables."""
+
+    board: Layout  # rules and geometry (``_board.layout``)
+    evals: EvalTables  # evaluation weights and tables (``_eval.eval_tables``)
+    zobrist: np.ndarray  # uint64 [5, 64] (see ``position_key``)
+
+
+class Memory(NamedTuple):
+    """What the searcher learns, kept from one search to the next until a new game."""
+
+    tt_key: np.ndarray  # uint64: transposition table keys (see the module docstring)
+    tt_data: np.ndarray  # int64: transposition table entries
+    killers: np.ndarray  # int64 [MAX_PLY, 2]: move codes of quiet moves that caused a cut-off
+    history: np.ndarray  # int64 [2, 64, 64]: by side, from bit, to bit: depth^2 of each such cut-off
+
+
+class Stack(NamedTuple):
+    """The search's work space: one row per ply."""
+
+    fr: np.ndarray  # int64 [F_COUNT, MAX_PLY]: frame fields
+    bfr: np.ndarray  # uint64 [B_COUNT, MAX_PLY]: boards and key
+    mv_from: np.ndarray  # int64 [MAX_PLY, MAX_MOVES]: each ply's moves
+    mv_to: np.ndarray
+    mv_cap: np.ndarray  # uint64
+    mv_score: np.ndarray  # int64: ordering scores, USED once searched
+    rep: np.ndarray  # uint64: keys of the game's positions since the last irreversible move, then the path
+    scratch: np.ndarray  # the move generator's work space (``_movegen.new_scratch``)
+    capstk: np.ndarray
+    routes: np.ndarray  # unused by the search (no routes recorded), but the generator's argument
+    route_len: np.ndarray
+
+
+class Output(NamedTuple):
+    """What a search call writes."""
+
+    out: np.ndarray  # int64 [O_COUNT]
+    pv_from: np.ndarray  # int64 [MAX_PLY, MAX_PLY]: the principal variation from each ply (row 0: the root's)
+    pv_to: np.ndarray
+    pv_cap: np.ndarray  # uint64
+    pv_len: np.ndarray  # int64 [MAX_PLY]: where each row's variation ends
+
+
+class Request(NamedTuple):
+    """One call of ``search``: every field a Python int except the two flags (int64 arrays of one)."""
+
+    root_color: int  # the side to move at the root
+    depth: int  # plies to search
+    alpha: int  # the window
+    beta: int
+    root_only: int  # >= 0: search this root move alone (its index in generation order)
+    n_hist: int  # how many keys of the game before the root ``Stack.rep`` holds
+    generation: int  # the search's number, for replacing old table entries
+    max_nodes: int  # stop after this many nodes
+    stop: np.ndarray  # non-zero: stop now (the searcher's clock sets it)
+    ext_stop: np.ndarray  # non-zero: stop now (the caller's flag)
 
 
 @kernel
@@ -181,14 +250,24 @@ def _tt_store(tt_key, tt_data, key, depth, bound, score, code, ply, gen):
 
 
 @kernel
-def search(root_color, depth, alpha0, beta0, root_only, lmr, rules, masks, nbr, weights, tables, emasks, zob,
-           tt_key, tt_data, gen, killers, history, rep, n_hist, quiet_limit, endgame_rule, stop, ext_stop,
-           max_nodes, fr, bfr, mv_from, mv_to, mv_cap, mv_score, pv_from, pv_to, pv_cap, pv_len, scratch, capstk,
-           routes, route_len, out):
-    """One iteration: search the root (set up in fr/bfr[:, 0] by the caller) to ``depth`` plies with the
-    window (alpha0, beta0). ``root_only`` >= 0 searches that root move alone (by generation index).
-    Writes the score, the best root move, the PV and the node count to ``out`` and pv_*[0]; stops
-    early (out[O_ABORTED] = 1) when ``stop`` or ``ext_stop`` turn non-zero or ``max_nodes`` is spent."""
+def search(tables, memory, stack, output, request):
+    """One iteration: search the root (set up in fr/bfr[:, 0] by the caller) to ``request.depth`` plies
+    with the window (alpha, beta). ``root_only`` >= 0 searches that root move alone (by generation
+    index). Writes the score, the best root move, the PV and the node count to ``output``; stops early
+    (out[O_ABORTED] = 1) when ``stop`` or ``ext_stop`` turn non-zero or ``max_nodes`` is spent."""
+    rules, masks, nbr = tables.board.rules, tables.board.masks, tables.board.nbr
+    quiet_limit = rules[R_QUIET_PLIES]
+    endgame_rule = rules[R_ENDGAME_RULE] != 0
+    evals = tables.evals
+    zob = tables.zobrist
+    tt_key, tt_data, killers, history = memory.tt_key, memory.tt_data, memory.killers, memory.history
+    fr, bfr, rep = stack.fr, stack.bfr, stack.rep
+    mv_from, mv_to, mv_cap, mv_score = stack.mv_from, stack.mv_to, stack.mv_cap, stack.mv_score
+    scratch, capstk, routes, route_len = stack.scratch, stack.capstk, stack.routes, stack.route_len
+    out, pv_from, pv_to, pv_cap, pv_len = output.out, output.pv_from, output.pv_to, output.pv_cap, output.pv_len
+    root_color, depth, alpha0, beta0 = request.root_color, request.depth, request.alpha, request.beta
+    root_only, n_hist, gen, max_nodes = request.root_only, request.n_hist, request.generation, request.max_nodes
+    stop, ext_stop = request.stop, request.ext_stop
     nodes = out[O_NODES]
     out[O_HAVE_BEST] = 0
     out[O_ABORTED] = 0
@@ -251,7 +330,7 @@ def search(root_color, depth, alpha0, beta0, root_only, lmr, rules, masks, nbr, 
                 action = RETURN
                 continue
             if ply >= MAX_PLY - 2:
-                ret = evaluate(white, black, kings, c, quiet, quiet_limit, weights, tables, emasks)
+                ret = evaluate(white, black, kings, c, quiet, quiet_limit, evals)
                 action = RETURN
                 continue
             # Step 5. horizon: captures are forced, so a position with one is searched on (all its
@@ -262,7 +341,7 @@ def search(root_color, depth, alpha0, beta0, root_only, lmr, rules, masks, nbr, 
                 if fr[F_EXT, ply] == 0 and has_capture(them, us, kings, 1 - c, rules, masks, nbr):
                     fr[F_THREAT, ply] = 1
                 else:
-                    ret = evaluate(white, black, kings, c, quiet, quiet_limit, weights, tables, emasks)
+                    ret = evaluate(white, black, kings, c, quiet, quiet_limit, evals)
                     action = RETURN
                     continue
             # Step 6. transposition table: the hash move, and a cut-off outside the PV (capture
@@ -393,7 +472,7 @@ def search(root_color, depth, alpha0, beta0, root_only, lmr, rules, masks, nbr, 
             if fr[F_N, ply] == 1 and d > 0:
                 new_depth = d
             reduced = 0
-            if lmr and k >= 3 and d >= 3 and cap == ZERO and beta - alpha == 1 and new_depth < d:
+            if k >= 3 and d >= 3 and cap == ZERO and beta - alpha == 1 and new_depth < d:
                 reduced = 1
             fr[F_CHILD_DEPTH, ply] = new_depth
             fr[F_REDUCED, ply] = reduced

@@ -114,6 +114,23 @@ def _context(game) -> tuple[Position, list[Position], int, int | None]:
     return pos, history, quiet, getattr(game, "plies_until_draw", None)
 
 
+@lru_cache(maxsize=None)
+def _tables(variant: Variant, weights: tuple[int, ...] | None) -> K.Tables:
+    return K.Tables(_board.layout(variant), eval_tables(variant, weights), zobrist(variant))
+
+
+@dataclass(frozen=True)
+class _Root:
+    """One search's set-up: the position, its moves in kernel order, and the kernel's records but for
+    the Request's depth and window (see ``Searcher._run``)."""
+
+    position: Position
+    moves: list[Move]
+    tables: K.Tables
+    stack: K.Stack
+    request: K.Request
+
+
 class Searcher:
     """Owns the transposition table, killers, history and the kernel's work arrays; one search at a
     time. ``weights`` maps a variant name to an evaluation weight vector (see ``_eval.WEIGHTS``) to
@@ -122,39 +139,38 @@ class Searcher:
     def __init__(self, tt_size_mb: int = 64, weights: dict[str, tuple[int, ...]] | None = None):
         entries = max(2, tt_size_mb * (1 << 20) // 16)  # 16 bytes an entry (key + data)
         entries = 1 << (entries.bit_length() - 1)
-        self._tt_key = np.zeros(entries, dtype=np.uint64)
-        self._tt_data = np.zeros(entries, dtype=np.int64)
-        self._killers = np.zeros((K.MAX_PLY, 2), dtype=np.int64)
-        self._history = np.zeros((2, 64, 64), dtype=np.int64)
+        self._memory = K.Memory(tt_key=np.zeros(entries, dtype=np.uint64), tt_data=np.zeros(entries, dtype=np.int64),
+                                killers=np.zeros((K.MAX_PLY, 2), dtype=np.int64),
+                                history=np.zeros((2, 64, 64), dtype=np.int64))
         self._generation = 0
         self._weights = {k: tuple(int(x) for x in v) for k, v in (weights or {}).items()}
-        self._fr = np.zeros((K.F_COUNT, K.MAX_PLY), dtype=np.int64)
-        self._bfr = np.zeros((K.B_COUNT, K.MAX_PLY), dtype=np.uint64)
-        self._mv_from = np.zeros((K.MAX_PLY, MAX_MOVES), dtype=np.int64)
-        self._mv_to = np.zeros((K.MAX_PLY, MAX_MOVES), dtype=np.int64)
-        self._mv_cap = np.zeros((K.MAX_PLY, MAX_MOVES), dtype=np.uint64)
-        self._mv_score = np.zeros((K.MAX_PLY, MAX_MOVES), dtype=np.int64)
-        self._pv_from = np.zeros((K.MAX_PLY, K.MAX_PLY), dtype=np.int64)
-        self._pv_to = np.zeros((K.MAX_PLY, K.MAX_PLY), dtype=np.int64)
-        self._pv_cap = np.zeros((K.MAX_PLY, K.MAX_PLY), dtype=np.uint64)
-        self._pv_len = np.zeros(K.MAX_PLY, dtype=np.int64)
-        self._scratch, self._capstk = new_scratch()
-        self._routes = np.zeros((1, MAX_PATH), dtype=np.int64)
-        self._route_len = np.zeros(1, dtype=np.int64)
-        self._out = np.zeros(K.O_COUNT, dtype=np.int64)
+        scratch, capstk = new_scratch()
+        self._stack = K.Stack(fr=np.zeros((K.F_COUNT, K.MAX_PLY), dtype=np.int64),
+                              bfr=np.zeros((K.B_COUNT, K.MAX_PLY), dtype=np.uint64),
+                              mv_from=np.zeros((K.MAX_PLY, MAX_MOVES), dtype=np.int64),
+                              mv_to=np.zeros((K.MAX_PLY, MAX_MOVES), dtype=np.int64),
+                              mv_cap=np.zeros((K.MAX_PLY, MAX_MOVES), dtype=np.uint64),
+                              mv_score=np.zeros((K.MAX_PLY, MAX_MOVES), dtype=np.int64),
+                              rep=np.zeros(K.MAX_PLY + 1, dtype=np.uint64),  # replaced per search (see _prepare)
+                              scratch=scratch, capstk=capstk, routes=np.zeros((1, MAX_PATH), dtype=np.int64),
+                              route_len=np.zeros(1, dtype=np.int64))
+        self._output = K.Output(out=np.zeros(K.O_COUNT, dtype=np.int64),
+                                pv_from=np.zeros((K.MAX_PLY, K.MAX_PLY), dtype=np.int64),
+                                pv_to=np.zeros((K.MAX_PLY, K.MAX_PLY), dtype=np.int64),
+                                pv_cap=np.zeros((K.MAX_PLY, K.MAX_PLY), dtype=np.uint64),
+                                pv_len=np.zeros(K.MAX_PLY, dtype=np.int64))
+        self._out = self._output.out
         self._time_up = np.zeros(1, dtype=np.int64)  # set by a timer thread when movetime runs out
         self._no_stop = np.zeros(1, dtype=np.int64)
 
     @property
     def tt_entries(self) -> int:
-        return int(self._tt_key.shape[0])
+        return int(self._memory.tt_key.shape[0])
 
     def new_game(self) -> None:
         """Forget everything learnt: transposition table, killers, history."""
-        self._tt_key[:] = 0
-        self._tt_data[:] = 0
-        self._killers[:] = 0
-        self._history[:] = 0
+        for table in self._memory:
+            table[:] = 0
         self._generation = 0
 
     def warm_up(self) -> None:
@@ -165,19 +181,16 @@ class Searcher:
 
     # --- one search ----------------------------------------------------------------------------
 
-    def _prepare(self, game, stop):
-        """Set up the root frame and the kernel's arguments; returns (position, root moves in kernel
-        order as Moves, argument list with depth/alpha/beta/root_only at 1..4)."""
+    def _prepare(self, game, stop) -> _Root:
+        """Set up the root frame (fr/bfr[:, 0]) and the kernel's records."""
         pos, history, quiet, until_draw = _context(game)
         variant = pos.variant
-        rules, masks, nbr, _ = _board.layout(variant)
-        weights, tables, emasks = eval_tables(variant, self._weights.get(variant.name))
-        zob = zobrist(variant)
+        tables = _tables(variant, self._weights.get(variant.name))
         rep = np.zeros(len(history) + K.MAX_PLY + 1, dtype=np.uint64)
         for i, p in enumerate(history):
             rep[i] = position_key(p)
         quiet_limit = 2 * variant.quiet_limit_moves
-        fr, bfr = self._fr, self._bfr
+        fr, bfr = self._stack.fr, self._stack.bfr
         bfr[K.B_WHITE, 0] = pos.white
         bfr[K.B_BLACK, 0] = pos.black
         bfr[K.B_KINGS, 0] = pos.kings
@@ -192,13 +205,10 @@ class Searcher:
             draw_at = until_draw
         fr[K.F_DRAWAT, 0] = draw_at
         self._generation += 1
-        args = [int(pos.turn), 1, -K.INFINITE, K.INFINITE, -1, 1, rules, masks, nbr, weights, tables, emasks, zob,
-                self._tt_key, self._tt_data, self._generation, self._killers, self._history, rep, len(history),
-                quiet_limit, int(variant.endgame_rule), self._time_up, self._no_stop if stop is None else stop,
-                1 << 62, fr, bfr, self._mv_from, self._mv_to, self._mv_cap, self._mv_score, self._pv_from,
-                self._pv_to, self._pv_cap, self._pv_len, self._scratch, self._capstk, self._routes,
-                self._route_len, self._out]
-        return pos, self._root_moves(pos), args
+        request = K.Request(root_color=int(pos.turn), depth=1, alpha=-K.INFINITE, beta=K.INFINITE, root_only=-1,
+                            n_hist=len(history), generation=self._generation, max_nodes=1 << 62,
+                            stop=self._time_up, ext_stop=self._no_stop if stop is None else stop)
+        return _Root(pos, self._root_moves(pos), tables, self._stack._replace(rep=rep), request)
 
     def _root_moves(self, pos: Position) -> list[Move]:
         """The legal moves in the order the kernel generates them (root_only indexes this list)."""
@@ -208,33 +218,41 @@ class Searcher:
         t = np.zeros(MAX_MOVES, dtype=np.int64)
         c = np.zeros(MAX_MOVES, dtype=np.uint64)
         n = K.gen_moves(np.uint64(us), np.uint64(them), np.uint64(pos.kings), int(pos.turn), rules, masks, nbr,
-                        self._scratch, self._capstk, f, t, c, self._routes, self._route_len)
+                        self._stack.scratch, self._stack.capstk, f, t, c, self._stack.routes, self._stack.route_len)
         return [self._to_move(pos, int(f[i]), int(t[i]), int(c[i])) for i in range(n)]
 
     @staticmethod
     def _to_move(pos: Position, frm: int, to: int, cap: int) -> Move:
-        table = _board.layout(pos.variant)[3]
+        table = _board.layout(pos.variant).bit_to_square
         ident = (int(table[frm]), int(table[to]), tuple(_board.squares_of(pos.variant, cap)))
         for m in pos.legal_moves():
             if (m.start, m.end, m.captured) == ident:
                 return m
         raise AssertionError(f"kernel move {ident} is not legal in {pos.fen()}")
 
+    def _best_root_move(self, pos: Position) -> Move:
+        """The root move the last kernel call wrote to ``out``."""
+        return self._to_move(pos, *(int(x) for x in self._out[K.O_FROM:K.O_CAP + 1]))
+
     def _pv(self, pos: Position) -> tuple[Move, ...]:
+        output = self._output
         out = []
-        for j in range(int(self._pv_len[0])):
+        for j in range(int(output.pv_len[0])):
             try:
-                move = self._to_move(pos, int(self._pv_from[0, j]), int(self._pv_to[0, j]), int(self._pv_cap[0, j]))
+                move = self._to_move(pos, int(output.pv_from[0, j]), int(output.pv_to[0, j]), int(output.pv_cap[0, j]))
             except AssertionError:
                 break
             out.append(move)
             pos = pos.play(move)
         return tuple(out)
 
-    def _run(self, args, depth, alpha, beta, root_only=-1, max_nodes=1 << 62):
-        args[1], args[2], args[3], args[4] = depth, alpha, beta, root_only
-        args[24] = max_nodes
-        K.search(*args)
+    def _run(self, root: _Root, depth: int, alpha: int, beta: int, root_only: int = -1,
+             max_nodes: int = 1 << 62) -> tuple[int, bool]:
+        """One kernel call on ``root``; returns (score, aborted). Every Request field stays a Python int,
+        so numba sees the same types each call (no second compilation)."""
+        request = root.request._replace(depth=int(depth), alpha=int(alpha), beta=int(beta), root_only=int(root_only),
+                                        max_nodes=int(max_nodes))
+        K.search(root.tables, self._memory, root.stack, self._output, request)
         return int(self._out[K.O_SCORE]), bool(self._out[K.O_ABORTED])
 
     def search(self, game, limits: Limits, stop: np.ndarray | None = None,
@@ -244,7 +262,8 @@ class Searcher:
         of the last finished iteration, or of the unfinished one when it already has a better one;
         always a legal move. Raises ValueError when the side to move has none."""
         started = time.perf_counter()
-        pos, root_moves, args = self._prepare(game, stop)
+        root = self._prepare(game, stop)
+        pos, root_moves = root.position, root.moves
         if not root_moves:
             raise ValueError(f"no legal move in {pos.fen()}")
         self._out[:] = 0
@@ -263,7 +282,7 @@ class Searcher:
                 if best is not None and depth >= 5 and abs(best.score) < MATE_BOUND:
                     alpha, beta = best.score - _ASPIRATION, best.score + _ASPIRATION
                 while True:
-                    score, aborted = self._run(args, depth, alpha, beta, max_nodes=max_nodes)
+                    score, aborted = self._run(root, depth, alpha, beta, max_nodes=max_nodes)
                     if aborted or alpha < score < beta:
                         break
                     # outside the aspiration window: open that side and search again
@@ -275,12 +294,12 @@ class Searcher:
                 seconds = time.perf_counter() - started
                 if aborted:
                     if self._out[K.O_HAVE_BEST] and best is not None:
-                        move = self._to_move(pos, *(int(x) for x in self._out[K.O_FROM:K.O_CAP + 1]))
+                        move = self._best_root_move(pos)
                         if move != best.move and self._out[K.O_SCORE] > best.score:
                             best = SearchResult(move, int(self._out[K.O_SCORE]), depth, nodes, seconds,
                                                 self._pv(pos))
                     break
-                move = self._to_move(pos, *(int(x) for x in self._out[K.O_FROM:K.O_CAP + 1]))
+                move = self._best_root_move(pos)
                 best = SearchResult(move, score, depth, nodes, seconds, self._pv(pos) or (move,))
                 if on_info is not None:
                     on_info(Info(depth, score, nodes, seconds, best.pv))
@@ -295,10 +314,9 @@ class Searcher:
                 timer.cancel()
         if best is None:
             # stopped before depth 1 finished: a depth-1 search without the stop flags
-            args[22], args[23] = self._no_stop, self._no_stop
-            self._time_up[0] = 0
-            score, _ = self._run(args, 1, -K.INFINITE, K.INFINITE)
-            move = self._to_move(pos, *(int(x) for x in self._out[K.O_FROM:K.O_CAP + 1]))
+            root = replace(root, request=root.request._replace(stop=self._no_stop, ext_stop=self._no_stop))
+            score, _ = self._run(root, 1, -K.INFINITE, K.INFINITE)
+            move = self._best_root_move(pos)
             best = SearchResult(move, score, 1, int(self._out[K.O_NODES]), time.perf_counter() - started, (move,))
         return replace(best, nodes=int(self._out[K.O_NODES]), seconds=time.perf_counter() - started)
 
@@ -309,7 +327,8 @@ class Searcher:
         proof doesn't finish within ``movetime`` seconds are left out."""
         if result.depth <= 0 or abs(result.score) > MATE_BOUND:
             return [result.move]
-        pos, root_moves, args = self._prepare(game, stop)
+        root = self._prepare(game, stop)
+        pos, root_moves = root.position, root.moves
         self._out[:] = 0
         self._time_up[0] = 0
         timer = None
@@ -323,7 +342,7 @@ class Searcher:
             for i, move in enumerate(root_moves):
                 if move == result.move:
                     continue
-                score, aborted = self._run(args, result.depth, threshold - 1, threshold, root_only=i)
+                score, aborted = self._run(root, result.depth, threshold - 1, threshold, root_only=i)
                 if aborted:
                     break
                 if score >= threshold:
