@@ -159,10 +159,11 @@ def cmd_bestmove(args) -> int:
         raise ValueError(f"no legal move in {pos.fen()}")
     searcher = Searcher(args.tt_size)
     searcher.warm_up()
+    game = Game(pos.variant, pos)
     if args.level:
-        result = choose_move(searcher, pos, args.level, random.Random(args.seed))
+        result = choose_move(searcher, game, args.level, random.Random(args.seed))
     else:
-        result = searcher.search(pos, Limits(depth=args.depth, movetime=args.movetime))
+        result = searcher.search(game, Limits(depth=args.depth, movetime=args.movetime))
     pv, p = [], pos
     for m in result.pv:
         pv.append(p.move_text(m))

@@ -5,9 +5,10 @@
     result = searcher.search(game, Limits(movetime=1.5), stop=flag, on_info=print)
     result = choose_move(searcher, game, "medium", random.Random())
 
-``game`` is an :class:`engine.game.Game` (its history feeds the repetition and move-limit rules) or a
-bare :class:`Position` (no history). The kernels live in ``_search.py`` (search) and ``_eval.py``
-(evaluation); this module prepares their arrays and turns their bit-level results into ``Move``s.
+``game`` is an :class:`engine.game.Game`: its history feeds the repetition rule and its counters the
+move limits (``Game(variant, position)`` searches a bare position). The kernels live in
+``_search.py`` (search) and ``_eval.py`` (evaluation); this module prepares their records and turns
+their bit-level results into ``Move``s.
 
 Levels (specification, shared/seeds/000 FAQ "Is there a winning strategy for Checkers?"): Easy plays
 40% of its moves at random and otherwise searches 2 plies; Medium searches 8 plies in American
@@ -31,6 +32,7 @@ from . import _board
 from . import _search as K
 from ._eval import eval_tables
 from ._movegen import MAX_MOVES, MAX_PATH, new_scratch
+from .game import Game
 from .position import Move, Position
 from .variants import VARIANTS, Variant
 
@@ -91,27 +93,14 @@ def position_key(pos: Position) -> int:
                               zobrist(pos.variant)))
 
 
-def _is_irreversible(before: Position, after: Position) -> bool:
-    """A man moved or a piece was captured between two consecutive positions."""
-    men_before = (before.white | before.black) & ~before.kings
-    men_after = (after.white | after.black) & ~after.kings
-    return men_before != men_after or (before.white | before.black).bit_count() != (after.white | after.black).bit_count()
-
-
-def _context(game) -> tuple[Position, list[Position], int, int | None]:
-    """(position, positions since the last irreversible move before it, quiet plies, plies until the
-    nearest automatic draw or None) of a Game, or of a bare Position."""
-    if isinstance(game, Position):
-        return game, [], 0, None
-    positions = list(game.positions)
-    pos = positions[-1]
-    quiet = getattr(game, "quiet_plies", None)
-    if quiet is None:
-        quiet = 0
-        while quiet + 1 < len(positions) and not _is_irreversible(positions[-quiet - 2], positions[-quiet - 1]):
-            quiet += 1
-    history = positions[max(0, len(positions) - 1 - quiet):-1] if quiet > 0 else []
-    return pos, history, quiet, getattr(game, "plies_until_draw", None)
+def _context(game: Game) -> tuple[Position, list[Position], int, int | None]:
+    """(position, the positions since the last man move or capture before it, quiet plies, plies until
+    the nearest automatic draw or None) of a game."""
+    if not isinstance(game, Game):
+        raise TypeError(f"the search takes a Game, not {type(game).__name__} (a position p: Game(p.variant, p))")
+    positions = game.positions
+    quiet = game.quiet_plies
+    return positions[-1], positions[len(positions) - 1 - quiet:-1], quiet, game.plies_until_draw
 
 
 @lru_cache(maxsize=None)
@@ -176,12 +165,12 @@ class Searcher:
     def warm_up(self) -> None:
         """Compile the kernels, or load them from numba's disk cache, for both games (a tiny search)."""
         for variant in VARIANTS.values():
-            self.search(Position.initial(variant), Limits(depth=2))
+            self.search(Game(variant), Limits(depth=2))
         self.new_game()
 
     # --- one search ----------------------------------------------------------------------------
 
-    def _prepare(self, game, stop) -> _Root:
+    def _prepare(self, game: Game, stop: np.ndarray | None) -> _Root:
         """Set up the root frame (fr/bfr[:, 0]) and the kernel's records."""
         pos, history, quiet, until_draw = _context(game)
         variant = pos.variant
@@ -255,7 +244,7 @@ class Searcher:
         K.search(root.tables, self._memory, root.stack, self._output, request)
         return int(self._out[K.O_SCORE]), bool(self._out[K.O_ABORTED])
 
-    def search(self, game, limits: Limits, stop: np.ndarray | None = None,
+    def search(self, game: Game, limits: Limits, stop: np.ndarray | None = None,
                on_info: Callable[[Info], None] | None = None) -> SearchResult:
         """Iterative deepening to ``limits``. ``stop`` is a shared integer array (int64 avoids a second
         compilation) polled every 512 nodes: non-zero ends the search at once. Returns the best move
@@ -320,7 +309,7 @@ class Searcher:
             best = SearchResult(move, score, 1, int(self._out[K.O_NODES]), time.perf_counter() - started, (move,))
         return replace(best, nodes=int(self._out[K.O_NODES]), seconds=time.perf_counter() - started)
 
-    def equal_moves(self, game, result: SearchResult, margin: int, movetime: float | None = None,
+    def equal_moves(self, game: Game, result: SearchResult, margin: int, movetime: float | None = None,
                     stop: np.ndarray | None = None) -> list[Move]:
         """The moves that score at least ``result.score - margin`` at ``result.depth`` (the best move
         always among them), each proved by a null-window search of that move alone. Moves whose
@@ -393,7 +382,7 @@ def _level(level: str) -> Level:
         raise ValueError(f"unknown level {level!r}: choose {', '.join(LEVELS)}") from None
 
 
-def choose_move(searcher: Searcher, game, level: str, rng: random.Random, stop: np.ndarray | None = None,
+def choose_move(searcher: Searcher, game: Game, level: str, rng: random.Random, stop: np.ndarray | None = None,
                 on_info: Callable[[Info], None] | None = None) -> SearchResult:
     """The computer's move at ``level`` (see the module docstring). A random move (Easy) is reported
     with depth 0 and score 0."""
@@ -424,7 +413,7 @@ def choose_move(searcher: Searcher, game, level: str, rng: random.Random, stop: 
     return replace(result, move=move, pv=(move,), seconds=time.perf_counter() - started)
 
 
-def accepts_draw(searcher: Searcher, game, level: str) -> bool:
+def accepts_draw(searcher: Searcher, game: Game, level: str) -> bool:
     """Whether the computer, to move in ``game``, accepts its opponent's draw offer: when its
     position is no better than level at ``level``'s search (Hard thinks for at most 0.5 s)."""
     lv = _level(level)
@@ -443,18 +432,17 @@ _OFFER_QUIET_PLIES = 10
 _OFFER_LEVEL = 5
 
 
-def offers_draw(searcher: Searcher, game, level: str, last_score: int | None) -> bool:
+def offers_draw(searcher: Searcher, game: Game, level: str, last_score: int | None) -> bool:
     """Whether the computer attaches a draw offer to its next move: only when the record allows one
     (``game.can_offer_draw()``), the game has gone on for 30 moves each, the last 5 moves each were
     quiet (only kings moved) and the computer's last score was dead level. Rare by design."""
     _level(level)
-    can = getattr(game, "can_offer_draw", None)
-    if can is None or not can()[0] or last_score is None:
+    if not game.can_offer_draw()[0] or last_score is None:
         return False
     if abs(last_score) > _OFFER_LEVEL:
         return False
     pos, _, quiet, _ = _context(game)
-    if len(getattr(game, "moves", ())) < _OFFER_AFTER_PLIES or quiet < _OFFER_QUIET_PLIES:
+    if game.ply < _OFFER_AFTER_PLIES or quiet < _OFFER_QUIET_PLIES:
         return False
     return pos.count(pos.turn) == pos.count(pos.turn.opponent) or abs(last_score) == 0
 
@@ -488,7 +476,7 @@ def run_bench(depth_offset: int = 0, tt_size_mb: int = 64) -> dict:
     for name, fen, depth in BENCH_POSITIONS:
         searcher.new_game()
         pos = Position.from_fen(variant_named(name), fen)
-        result = searcher.search(pos, Limits(depth=max(1, depth + depth_offset)))
+        result = searcher.search(Game(pos.variant, pos), Limits(depth=max(1, depth + depth_offset)))
         total_nodes += result.nodes
         total_seconds += result.seconds
         rows.append({"variant": name, "fen": fen, "depth": result.depth, "move": pos.move_text(result.move),

@@ -14,12 +14,12 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
-from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
-from engine import AMERICAN, INTERNATIONAL, Color, Position
+from engine import AMERICAN, INTERNATIONAL, Color, Move, Position
+from engine.game import Game
 from engine.search import LEVELS, MATE_BOUND, Info, Limits, Searcher, SearchResult, accepts_draw, choose_move, offers_draw
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -58,6 +58,11 @@ def _twin(pos: Position, depth: int, alpha: int = -10**9, beta: int = 10**9) -> 
         if alpha >= beta:
             break
     return best
+
+
+def _game(pos: Position) -> Game:
+    """A game record that starts from ``pos`` (no history): what the search takes."""
+    return Game(pos.variant, pos)
 
 
 def _random_position(variant, rng: random.Random, plies: int) -> Position:
@@ -114,7 +119,7 @@ def test_shot_found_at_modest_depth(searcher, variant, shot, min_captured):
     gains = {pos.move_text(m): -_twin(pos.play(m), 4) - base for m in pos.legal_moves()}
     assert gains[best] >= 2 and all(g <= 0 for t, g in gains.items() if t != best), gains
     searcher.new_game()
-    result = searcher.search(pos, Limits(depth=6))
+    result = searcher.search(_game(pos), Limits(depth=6))
     assert pos.move_text(result.move) == best
     assert result.score >= 150  # about two men up
     assert result.pv[0] == result.move
@@ -129,7 +134,7 @@ def test_shot_found_at_modest_depth(searcher, variant, shot, min_captured):
 
 def test_takes_the_last_piece_as_a_forced_win(searcher):
     pos = Position.from_fen(AMERICAN, "W:W18:B14")  # 18x9 captures Black's only man
-    result = searcher.search(pos, Limits(depth=4))
+    result = searcher.search(_game(pos), Limits(depth=4))
     assert pos.move_text(result.move) == "18x9"
     assert result.score > MATE_BOUND
 
@@ -145,20 +150,20 @@ def test_fixed_depth_is_deterministic(variant, fen, depth):
     results = []
     for _ in range(2):
         s = Searcher(tt_size_mb=8)
-        results.append(s.search(pos, Limits(depth=depth)))
+        results.append(s.search(_game(pos), Limits(depth=depth)))
     a, b = results
     assert (a.move, a.score, a.nodes, a.depth, a.pv) == (b.move, b.score, b.nodes, b.depth, b.pv)
     assert a.depth == depth and a.nodes > 0
     # new_game() forgets: the same searcher repeats a fresh one's numbers
     s.new_game()
-    c = s.search(pos, Limits(depth=depth))
+    c = s.search(_game(pos), Limits(depth=depth))
     assert (c.move, c.nodes) == (a.move, a.nodes)
 
 
 def test_info_per_iteration_and_pv_is_legal(searcher):
     pos = Position.initial(INTERNATIONAL)
     infos: list[Info] = []
-    result = searcher.search(pos, Limits(depth=5), on_info=infos.append)
+    result = searcher.search(_game(pos), Limits(depth=5), on_info=infos.append)
     assert [i.depth for i in infos] == [1, 2, 3, 4, 5]
     assert isinstance(result, SearchResult)
     assert infos[-1].pv == result.pv and result.pv[0] == result.move
@@ -169,7 +174,7 @@ def test_info_per_iteration_and_pv_is_legal(searcher):
 
 
 def test_node_limit(searcher):
-    result = searcher.search(Position.initial(AMERICAN), Limits(nodes=5000))
+    result = searcher.search(Game(AMERICAN), Limits(nodes=5000))
     assert result.move in Position.initial(AMERICAN).legal_moves()
     assert result.nodes <= 5000
 
@@ -178,20 +183,20 @@ def test_stop_flag_during_search(searcher):
     pos = Position.initial(INTERNATIONAL)
     stop = np.zeros(1, dtype=np.int64)
     threading.Timer(0.2, stop.fill, (1,)).start()
-    result = searcher.search(pos, Limits(), stop=stop)  # no limit: only the flag ends it
+    result = searcher.search(_game(pos), Limits(), stop=stop)  # no limit: only the flag ends it
     assert result.move in pos.legal_moves()
 
 
 def test_stop_flag_set_before_search(searcher):
     pos = Position.from_fen(AMERICAN, "W:W17,21-23,25,27,28,31,32:B1-4,6-8,13,14")
     stop = np.ones(1, dtype=np.int64)
-    result = searcher.search(pos, Limits(), stop=stop)
+    result = searcher.search(_game(pos), Limits(), stop=stop)
     assert result.move in pos.legal_moves()
 
 
 def test_movetime_returns_a_move(searcher):
     pos = Position.initial(AMERICAN)
-    result = searcher.search(pos, Limits(movetime=0.2))
+    result = searcher.search(_game(pos), Limits(movetime=0.2))
     assert result.move in pos.legal_moves() and result.depth >= 1
 
 
@@ -203,7 +208,7 @@ def test_never_an_illegal_move_over_random_positions(searcher):
         pos = _random_position(variant, rng, rng.randrange(0, 90))
         if not pos.legal_moves():
             continue
-        result = searcher.search(pos, Limits(depth=rng.randrange(1, 6), nodes=20000))
+        result = searcher.search(_game(pos), Limits(depth=rng.randrange(1, 6), nodes=20000))
         assert result.move in pos.legal_moves(), pos.fen()
         checked += 1
     assert checked > 40
@@ -211,40 +216,60 @@ def test_never_an_illegal_move_over_random_positions(searcher):
 
 def test_no_legal_move_raises(searcher):
     with pytest.raises(ValueError):
-        searcher.search(Position.from_fen(AMERICAN, "W:W:B1"), Limits(depth=2))
+        searcher.search(_game(Position.from_fen(AMERICAN, "W:W:B1")), Limits(depth=2))
 
 
 # --- draw rules inside the tree -------------------------------------------------------------------------
+
+def _king_walk(game: Game, plies: int, rng: random.Random, offer_at: int | None = None) -> Game:
+    """Play ``plies`` random king moves that capture nothing, leave the opponent no capture and never
+    bring a position back a third time: the game's quiet count grows by ``plies`` and no other rule
+    ends it. A draw offer rides on the move played at ply ``offer_at``."""
+    def safe_moves(pos: Position) -> list[Move]:
+        return [m for m in pos.legal_moves()
+                if not m.captured and pos.piece_at(m.start).king and not pos.play(m).has_capture()]
+
+    for _ in range(plies):
+        pos = game.position
+        options = [m for m in safe_moves(pos) if game.repetitions(pos.play(m)) < 2 and safe_moves(pos.play(m))]
+        assert options, f"the walk is stuck in {pos.fen()}"
+        game.play(rng.choice(options), offer_draw=game.ply == offer_at)
+    assert not game.is_over
+    return game
+
 
 def test_repetition_scores_as_a_draw(searcher):
     # White has two kings and two men against a lone king; the last three plies were king moves, so
     # Black's 8-4 brings back the position of three plies ago: the losing side takes the draw
     p0 = Position.from_fen(AMERICAN, "W:WK22,K23,31,32:BK4")
-    p1 = p0.play(p0.parse_move("22-18"))
-    p2 = p1.play(p1.parse_move("4-8"))
-    p3 = p2.play(p2.parse_move("18-22"))
+    game = _game(p0)
+    for text in ("22-18", "4-8", "18-22"):
+        game.play(text)
     searcher.new_game()
-    alone = searcher.search(p3, Limits(depth=6))
+    alone = searcher.search(_game(game.position), Limits(depth=6))
     assert alone.score < -100
-    game = SimpleNamespace(positions=[p0, p1, p2, p3], quiet_plies=3, plies_until_draw=77)
+    assert game.quiet_plies == 3
     searcher.new_game()
     result = searcher.search(game, Limits(depth=6))
-    assert p3.move_text(result.move) == "8-4" and result.score == 0
+    assert game.position.move_text(result.move) == "8-4" and result.score == 0
 
 
 def test_quiet_move_limit_scores_as_a_draw(searcher):
-    pos = Position.from_fen(AMERICAN, "W:WK1,K3,K5:BK32")
+    # three kings against one win, but not with one ply left of the 40 moves each
+    game = _king_walk(_game(Position.from_fen(AMERICAN, "B:WK1,K3,K5:BK32")), 79, random.Random(4))
+    assert game.plies_until_draw == 1 and game.turn is Color.WHITE
     searcher.new_game()
-    assert searcher.search(pos, Limits(depth=6)).score > 100
-    game = SimpleNamespace(positions=[pos], quiet_plies=79, plies_until_draw=1)
+    assert searcher.search(_game(game.position), Limits(depth=6)).score > 100
     searcher.new_game()
     assert searcher.search(game, Limits(depth=6)).score == 0
 
 
 def test_international_endgame_limit_scores_as_a_draw(searcher):
-    # 3 kings against a lone king far away: drawn once the 16-move count runs out
-    pos = Position.from_fen(INTERNATIONAL, "W:WK1,K2,K3:BK50")
-    game = SimpleNamespace(positions=[pos], quiet_plies=0, plies_until_draw=2)
+    # 3 kings against a lone king far away: drawn once the 16-move count (or the 5-move count of the
+    # lone king on the main diagonal) runs out
+    game, rng = _game(Position.from_fen(INTERNATIONAL, "W:WK1,K2,K3:BK50")), random.Random(4)
+    while game.plies_until_draw > 2:
+        _king_walk(game, 1, rng)
     searcher.new_game()
     assert searcher.search(game, Limits(depth=4)).score == 0
 
@@ -260,9 +285,9 @@ def test_easy_random_share(searcher):
         pos = _random_position(variant, pick, pick.randrange(0, 40))
         if len(pos.legal_moves()) < 2:
             continue
-        best = searcher.search(pos, Limits(depth=2))
-        equal = set(searcher.equal_moves(pos, best, LEVELS["easy"].margin))
-        move = choose_move(searcher, pos, "easy", rng).move
+        best = searcher.search(_game(pos), Limits(depth=2))
+        equal = set(searcher.equal_moves(_game(pos), best, LEVELS["easy"].margin))
+        move = choose_move(searcher, _game(pos), "easy", rng).move
         differ += move not in equal
         total += 1
     assert 0.25 * total <= differ <= 0.55 * total, differ
@@ -271,13 +296,13 @@ def test_easy_random_share(searcher):
 @pytest.mark.parametrize("variant,depth", [(AMERICAN, 8), (INTERNATIONAL, 6)])
 def test_medium_depth(searcher, variant, depth):
     pos = _random_position(variant, random.Random(3), 12)
-    result = choose_move(searcher, pos, "medium", random.Random(1))
+    result = choose_move(searcher, _game(pos), "medium", random.Random(1))
     assert result.depth == depth and result.move in pos.legal_moves()
 
 
 def test_hard_searches_deeper_than_medium(searcher):
     pos = Position.initial(AMERICAN)
-    result = choose_move(searcher, pos, "hard", random.Random(1))
+    result = choose_move(searcher, _game(pos), "hard", random.Random(1))
     assert result.move in pos.legal_moves() and result.depth > 8
 
 
@@ -286,16 +311,16 @@ def test_levels_vary_among_equal_moves(searcher):
     pos = Position.initial(INTERNATIONAL)
     rng = random.Random(2)
     searcher.new_game()  # the same table before each search: the same scores
-    best = searcher.search(pos, Limits(depth=6))
-    equal = set(searcher.equal_moves(pos, best, LEVELS["medium"].margin))
+    best = searcher.search(_game(pos), Limits(depth=6))
+    equal = set(searcher.equal_moves(_game(pos), best, LEVELS["medium"].margin))
     assert best.move in equal
     seen = set()
     for _ in range(12):
         searcher.new_game()
-        seen.add(choose_move(searcher, pos, "medium", rng).move)
+        seen.add(choose_move(searcher, _game(pos), "medium", rng).move)
     assert seen <= equal
     assert len(seen) > 1 or len(equal) == 1
-    easy = {choose_move(searcher, Position.initial(AMERICAN), "easy", rng).move for _ in range(40)}
+    easy = {choose_move(searcher, Game(AMERICAN), "easy", rng).move for _ in range(40)}
     assert len(easy) >= 3
 
 
@@ -303,29 +328,32 @@ def test_accepts_draw_when_no_better():
     s = Searcher(tt_size_mb=8)
     losing = Position.from_fen(AMERICAN, "B:WK22,K23,31,32:BK4")
     winning = Position.from_fen(AMERICAN, "W:WK22,K23,31,32:BK4")
-    assert accepts_draw(s, losing, "medium")
-    assert not accepts_draw(s, winning, "medium")
+    assert accepts_draw(s, _game(losing), "medium")
+    assert not accepts_draw(s, _game(winning), "medium")
 
 
 def test_offers_draw_rarely():
     s = Searcher(tt_size_mb=8)
-    pos = Position.from_fen(AMERICAN, "W:WK22,14:BK4,19")
+    start = Position.from_fen(AMERICAN, "W:WK22,K26,14:BK4,K8,19")
 
-    def game(can=True, moves=80, quiet=12):
-        return SimpleNamespace(positions=[pos], quiet_plies=quiet, plies_until_draw=80 - quiet, moves=[None] * moves,
-                               can_offer_draw=lambda: (can, "" if can else "declined"))
+    def game(plies=70, man_move_at=None, offer_at=None):
+        g = _king_walk(_game(start), plies if man_move_at is None else man_move_at, random.Random(6), offer_at)
+        if man_move_at is not None:  # a man steps, then kings again
+            g.play(next(m for m in g.position.legal_moves() if not g.position.piece_at(m.start).king))
+            _king_walk(g, plies - man_move_at - 1, random.Random(7))
+        return g
 
     assert offers_draw(s, game(), "medium", 0)
     assert not offers_draw(s, game(), "medium", 60)  # not level
     assert not offers_draw(s, game(), "medium", None)
-    assert not offers_draw(s, game(can=False), "medium", 0)  # the record forbids it
-    assert not offers_draw(s, game(moves=20), "medium", 0)  # too early
-    assert not offers_draw(s, game(quiet=2), "medium", 0)  # men still moving
+    assert not offers_draw(s, game(offer_at=60), "medium", 0)  # its offer was declined: the record forbids another
+    assert not offers_draw(s, game(plies=20), "medium", 0)  # too early
+    assert not offers_draw(s, game(man_move_at=66), "medium", 0)  # men still moving
 
 
 def test_unknown_level(searcher):
     with pytest.raises(ValueError):
-        choose_move(searcher, Position.initial(AMERICAN), "grandmaster", random.Random())
+        choose_move(searcher, Game(AMERICAN), "grandmaster", random.Random())
 
 
 # --- numba cache, command line -------------------------------------------------------------------
@@ -333,10 +361,11 @@ def test_unknown_level(searcher):
 def test_cache_reloads_in_a_fresh_process(searcher):
     # the module fixture compiled (or loaded) the kernels; a new process must load them from disk
     code = (
-        "from engine import Position, AMERICAN\n"
+        "from engine import AMERICAN\n"
+        "from engine.game import Game\n"
         "from engine.search import Searcher, Limits\n"
         "from engine import _search\n"
-        "r = Searcher(8).search(Position.initial(AMERICAN), Limits(depth=4))\n"
+        "r = Searcher(8).search(Game(AMERICAN), Limits(depth=4))\n"
         "st = _search.search.stats\n"
         "print(r.move.start, sum(st.cache_hits.values()), sum(st.cache_misses.values()))\n"
     )
