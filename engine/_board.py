@@ -29,14 +29,17 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .notation import square_coords
 from .variants import Variant
 
 UP_LEFT, UP_RIGHT, DOWN_LEFT, DOWN_RIGHT = 0, 1, 2, 3
 
-# rules vector (int64) handed to the kernels: the Variant's fields, draw-rule limits in plies
-R_WIDTH, R_MEN_BACK, R_FLYING, R_MAJORITY, R_PROMO_ENDS, R_QUIET_PLIES, R_ENDGAME_RULE = range(7)
-# masks vector (uint64)
-M_VALID, M_PROMO_WHITE, M_PROMO_BLACK = 0, 1, 2
+# rules vector (int64) handed to the kernels: the Variant's fields, draw-rule limits in plies (0 where
+# the variant has no such rule)
+(R_WIDTH, R_MEN_BACK, R_FLYING, R_MAJORITY, R_PROMO_ENDS, R_QUIET_PLIES, R_ENDGAME_RULE, R_LONE_VS_THREE_PLIES,
+ R_LONE_VS_TWO_PLIES, R_MAIN_DIAGONAL_PLIES) = range(10)
+# masks vector (uint64); the main diagonal runs from the first player's left corner (a1) to the far one
+M_VALID, M_PROMO_WHITE, M_PROMO_BLACK, M_MAIN_DIAGONAL = range(4)
 
 
 def square_bit(variant: Variant, square: int) -> int:
@@ -79,10 +82,16 @@ def layout(variant: Variant) -> Layout:
             n = b + step
             if 0 <= n < 64 and valid >> n & 1:
                 neighbours[d, b] = n
+    diagonal = 0
+    for sq in range(1, variant.squares + 1):
+        file, rank = square_coords(variant, sq)
+        if file == rank:
+            diagonal |= 1 << square_bit(variant, sq)
     rules = np.array([w, variant.men_capture_backward, variant.flying_kings, variant.majority_capture,
-                      variant.promotion_ends_capture, 2 * variant.quiet_limit_moves, variant.endgame_rule],
-                     dtype=np.int64)
-    masks = np.array([valid, promo_white, promo_black], dtype=np.uint64)
+                      variant.promotion_ends_capture, 2 * variant.quiet_limit_moves, variant.endgame_rule,
+                      2 * (variant.lone_king_vs_three_moves or 0), 2 * (variant.lone_king_vs_two_moves or 0),
+                      2 * (variant.lone_king_main_diagonal_moves or 0)], dtype=np.int64)
+    masks = np.array([valid, promo_white, promo_black, diagonal], dtype=np.uint64)
     for arr in (rules, masks, neighbours, bit_to_square):
         arr.setflags(write=False)
     return Layout(rules, masks, neighbours, bit_to_square)

@@ -31,7 +31,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._board import M_VALID, R_ENDGAME_RULE, R_FLYING, R_QUIET_PLIES, R_WIDTH, Layout
+from ._board import M_VALID, R_FLYING, R_QUIET_PLIES, R_WIDTH, Layout
+from ._draws import endgame_after
 from ._eval import EvalTables, evaluate
 from ._jit import kernel
 from ._movegen import MAX_MOVES, generate, has_capture, lsb, make_move, plain_moves, popcount
@@ -43,7 +44,6 @@ MAX_PLY = 128  # deepest ply of the stack (search depth plus capture and single-
 MATE = 30000  # a win at the root; a win n plies away scores MATE - n
 MATE_BOUND = MATE - 1000  # scores beyond this are wins or losses
 INFINITE = 32000
-NO_LIMIT = 1 << 30  # a draw ply that never comes
 
 # int64 frame fields, fr[F_*, ply]
 (F_ALPHA, F_BETA, F_DEPTH, F_N, F_I, F_BEST, F_BESTI, F_OALPHA, F_STAGE, F_CUR, F_QUIET, F_DRAWAT, F_EXT,
@@ -192,17 +192,21 @@ def gen_known(us, them, kings, color, capture, rules, masks, nbr, scratch, capst
 
 
 @kernel
-def endgame_group(white, black, kings):
-    """International endgame rule (FMJD 6.4, as engine/game.py counts it): 3 when one side has a lone
-    king against exactly 3 pieces with a king among them, 2 against 1 or 2 pieces with a king, else 0."""
-    for side in range(2):
-        lone = white if side == 0 else black
-        other = black if side == 0 else white
-        if popcount(lone) == 1 and (lone & kings) != ZERO:
-            n = popcount(other)
-            if (other & kings) != ZERO and 1 <= n <= 3:
-                return 3 if n == 3 else 2
-    return 0
+def child_counters(fr, ply, irreversible, white, black, kings, rules, masks):
+    """Step 9's draw-rule counters: the frame of the child at ``ply + 1``, reached by a move that moved a
+    man or captured (``irreversible``) or not, gets its quiet-move count and its endgame count."""
+    p1 = ply + 1
+    fr[F_QUIET, p1] = 0 if irreversible else fr[F_QUIET, ply] + 1
+    group, draw_at = endgame_after(fr[F_GROUP, ply], fr[F_DRAWAT, ply], p1, irreversible, white, black, kings,
+                                   rules, masks)
+    fr[F_GROUP, p1] = group
+    fr[F_DRAWAT, p1] = draw_at
+
+
+@kernel
+def is_drawn_by_limits(fr, ply, quiet_limit):
+    """Step 4: whether the move limits draw the node at ``ply`` (the quiet-move count, the endgame count)."""
+    return fr[F_QUIET, ply] >= quiet_limit or ply >= fr[F_DRAWAT, ply]
 
 
 @kernel
@@ -257,7 +261,6 @@ def search(tables, memory, stack, output, request):
     (out[O_ABORTED] = 1) when ``stop`` or ``ext_stop`` turn non-zero or ``max_nodes`` is spent."""
     rules, masks, nbr = tables.board.rules, tables.board.masks, tables.board.nbr
     quiet_limit = rules[R_QUIET_PLIES]
-    endgame_rule = rules[R_ENDGAME_RULE] != 0
     evals = tables.evals
     zob = tables.zobrist
     tt_key, tt_data, killers, history = memory.tt_key, memory.tt_data, memory.killers, memory.history
@@ -325,7 +328,7 @@ def search(tables, memory, stack, output, request):
                 action = RETURN
                 continue
             # Step 4. draws by the move limits (40/25 quiet moves each; the endgame counts)
-            if ply > 0 and (quiet >= quiet_limit or ply >= fr[F_DRAWAT, ply]):
+            if ply > 0 and is_drawn_by_limits(fr, ply, quiet_limit):
                 ret = 0
                 action = RETURN
                 continue
@@ -445,23 +448,8 @@ def search(tables, memory, stack, output, request):
             bfr[B_KINGS, p1] = nk
             bfr[B_KEY, p1] = key
             rep[n_hist + p1] = key
-            irreversible = cap != ZERO or was_king == ZERO
-            fr[F_QUIET, p1] = 0 if irreversible else fr[F_QUIET, ply] + 1
             fr[F_EXT, p1] = fr[F_EXT, ply] | fr[F_THREAT, ply]
-            group = fr[F_GROUP, ply]
-            draw_at = fr[F_DRAWAT, ply]
-            if endgame_rule and irreversible:
-                new_group = endgame_group(nw, nb, nk)
-                if new_group != group:
-                    if new_group == 0:
-                        draw_at = NO_LIMIT
-                    elif new_group == 2 and group == 3:
-                        draw_at = min(draw_at, p1 + 10)  # 3 became 2: 5 moves each, within the 16
-                    else:
-                        draw_at = p1 + (32 if new_group == 3 else 10)
-                    group = new_group
-            fr[F_GROUP, p1] = group
-            fr[F_DRAWAT, p1] = draw_at
+            child_counters(fr, ply, cap != ZERO or was_king == ZERO, nw, nb, nk, rules, masks)
             # Step 10. the child's depth and window: a single reply costs no depth; late quiet moves
             # outside the PV are reduced by a ply (re-searched at full depth if they look good);
             # moves after the first get a null window (re-searched with the full one if inside it)

@@ -35,8 +35,11 @@ How the rules are counted here (a *ply* is one player's move; "N moves each" is 
     position"); a later such position would only give a later limit, so the earliest one rules.
   - 3 becomes 2 (the lone king captures one of the 3): the draw comes 5 moves each after that
     position. Both 5-move counts are capped by the 16-move count that started earlier, so "capturing
-    along the way does not extend the 16-move limit". Crowning 1 king + 1 man into 2 kings, or the lone
-    king taking one of 2 pieces, stays within the 2-piece group and keeps its count.
+    along the way does not extend the 16-move limit" (the 3-becomes-2 count by the draw already in
+    force: the 16-move one, or the main diagonal's when that came first). Crowning 1 king + 1 man into
+    2 kings, or the lone king taking one of 2 pieces, stays within the 2-piece group and keeps its count.
+
+  The count is computed by one kernel, ``_draws.endgame_after``, which the search runs too.
 
   With one lone king against another (1 king vs 1 king) both are lone kings; the 5-move limit applies.
 
@@ -56,10 +59,11 @@ from __future__ import annotations
 import enum
 import math
 from dataclasses import dataclass
-from functools import lru_cache
+
+import numpy as np
 
 from . import _board
-from .notation import square_coords
+from ._draws import NO_GROUP, NO_LIMIT, endgame_after
 from .position import IllegalMoveError, Move, Position
 from .variants import Color, Variant, variant_named
 
@@ -103,41 +107,12 @@ class Outcome:
         return {"result": self.result, "reason": self.reason.value}
 
 
-# The endgame groups of FMJD 6.4: how many pieces (at least one a king) face the lone king.
-_THREE, _TWO = 3, 2
-
-
-@lru_cache(maxsize=None)
-def _main_diagonal(variant: Variant) -> int:
-    """Bitboard of the long diagonal from a1 to the far corner (FMJD 2.3, 2.6.3: 46 to 5 on 10x10)."""
-    bits = 0
-    for sq in range(1, variant.squares + 1):
-        file, rank = square_coords(variant, sq)
-        if file == rank:
-            bits |= 1 << _board.square_bit(variant, sq)
-    return bits
-
-
-def _endgame_group(pos: Position) -> tuple[int | None, Color | None]:
-    """(group, lone side): group 3 or 2 when one side has a lone king against that many pieces with at
-    least one king among them, else (None, None)."""
-    for lone in (Color.WHITE, Color.BLACK):
-        if pos.count(lone) == (0, 1):
-            men, kings = pos.count(lone.opponent)
-            if kings >= 1 and men + kings in (_THREE, _TWO, 1):
-                return (_THREE if men + kings == _THREE else _TWO), lone
-    return None, None
-
-
-@dataclass(frozen=True)
-class _Endgame:
-    """The endgame count in force at one position: its group, the ply index at which the 16-move limit
-    of a 3-against-1 ending falls (None in a 2-against-1 that didn't come from one), and the ply index
-    at which the draw falls (never later than ``cap``)."""
-
-    group: int
-    cap: int | None
-    draw_at: int
+def _endgame_after(before: tuple[int, int], ply: int, irreversible: bool, pos: Position) -> tuple[int, int]:
+    """The endgame count (group, draw ply) at ``pos`` (ply index ``ply``): the kernel the search runs too."""
+    rules, masks, _, _ = _board.layout(pos.variant)
+    group, draw_at = endgame_after(before[0], before[1], ply, irreversible, np.uint64(pos.white),
+                                   np.uint64(pos.black), np.uint64(pos.kings), rules, masks)
+    return int(group), int(draw_at)
 
 
 class Game:
@@ -159,7 +134,8 @@ class Game:
         self._positions: list[Position] = [start]
         self._quiet_from: list[int] = [0]  # ply index of the last man move or capture (0 at the start)
         self._last_offer: list[tuple[int, int]] = [(-1, -1)]  # index of each colour's last offering move
-        self._endgame: list[_Endgame | None] = [self._endgame_after(None, 0, start)]
+        # the endgame count (group, draw ply index) at each ply; (NO_GROUP, NO_LIMIT) where none runs
+        self._endgame: list[tuple[int, int]] = [_endgame_after((NO_GROUP, NO_LIMIT), 0, True, start)]
         self._seen: dict[Position, int] = {start: 1}
         self._auto: list[Outcome | None] = [self._automatic_outcome(0)]
         self._ending: Outcome | None = None  # a resignation or agreement after the last move
@@ -217,10 +193,15 @@ class Game:
         if self.is_over:
             return None
         left = 2 * self.variant.quiet_limit_moves - self.quiet_plies
-        endgame = self._endgame[-1]
-        if endgame is not None:
-            left = min(left, endgame.draw_at - self.ply)
-        return left
+        endgame = self.endgame_plies_left
+        return left if endgame is None else min(left, endgame)
+
+    @property
+    def endgame_plies_left(self) -> int | None:
+        """Plies left before the endgame rule's draw (see the module docstring), or None when no
+        endgame count runs in the current position."""
+        group, draw_at = self._endgame[-1]
+        return None if group == NO_GROUP else draw_at - self.ply
 
     @property
     def moves_until_draw(self) -> int | None:
@@ -263,7 +244,7 @@ class Game:
         if offer_draw:
             last[mover] = ply - 1
         self._last_offer.append((last[0], last[1]))
-        self._endgame.append(self._endgame_after(self._endgame[-1], ply, after))
+        self._endgame.append(_endgame_after(self._endgame[-1], ply, man_moved or move.is_capture, after))
         self._seen[after] = self._seen.get(after, 0) + 1
         self._auto.append(self._automatic_outcome(ply))
         return move
@@ -397,30 +378,6 @@ class Game:
         raise IllegalMoveError(f"{move.start}-{move.end} capturing {list(move.captured)} is not a legal move "
                                f"in {pos.fen()}")
 
-    def _endgame_after(self, before: _Endgame | None, ply: int, pos: Position) -> _Endgame | None:
-        """The endgame count in force at ``pos`` (ply index ``ply``), given the one before it."""
-        v = self.variant
-        if not v.endgame_rule:
-            return None
-        group, lone = _endgame_group(pos)
-        if group is None:
-            return None
-        if group == _THREE:
-            if before is not None and before.group == _THREE:
-                cap, draw_at = before.cap, before.draw_at
-            else:  # the material has just arisen (or the record starts with it)
-                cap = draw_at = ply + 2 * v.lone_king_vs_three_moves
-            diagonal = _main_diagonal(v)
-            lone_bb, other_bb = (pos.white, pos.black) if lone is Color.WHITE else (pos.black, pos.white)
-            if lone_bb & diagonal and not other_bb & diagonal:
-                draw_at = min(draw_at, ply + 2 * v.lone_king_main_diagonal_moves)
-            return _Endgame(_THREE, cap, draw_at)
-        if before is not None and before.group == _THREE:  # 3 became 2: 5 more, capped by the 16
-            return _Endgame(_TWO, before.cap, min(before.draw_at, ply + 2 * v.lone_king_vs_two_moves))
-        if before is not None and before.group == _TWO:
-            return before
-        return _Endgame(_TWO, None, ply + 2 * v.lone_king_vs_two_moves)
-
     def _automatic_outcome(self, ply: int) -> Outcome | None:
         """What the rules declare at ply index ``ply`` (the last position): no-moves loss first."""
         pos = self._positions[ply]
@@ -430,7 +387,7 @@ class Game:
             return Outcome(None, Reason.REPETITION)
         if ply - self._quiet_from[ply] >= 2 * self.variant.quiet_limit_moves:
             return Outcome(None, Reason.MOVE_LIMIT)
-        endgame = self._endgame[ply]
-        if endgame is not None and ply >= endgame.draw_at:
+        group, draw_at = self._endgame[ply]
+        if group != NO_GROUP and ply >= draw_at:
             return Outcome(None, Reason.ENDGAME_RULE)
         return None

@@ -30,6 +30,7 @@ import numpy as np
 
 from . import _board
 from . import _search as K
+from ._draws import NO_GROUP, NO_LIMIT, endgame_group
 from ._eval import eval_tables
 from ._movegen import MAX_MOVES, MAX_PATH, new_scratch
 from .game import Game
@@ -93,14 +94,25 @@ def position_key(pos: Position) -> int:
                               zobrist(pos.variant)))
 
 
-def _context(game: Game) -> tuple[Position, list[Position], int, int | None]:
-    """(position, the positions since the last man move or capture before it, quiet plies, plies until
-    the nearest automatic draw or None) of a game."""
+def _context(game: Game) -> tuple[Position, list[Position], int]:
+    """(position, the positions since the last man move or capture before it, quiet plies) of a game."""
     if not isinstance(game, Game):
         raise TypeError(f"the search takes a Game, not {type(game).__name__} (a position p: Game(p.variant, p))")
     positions = game.positions
     quiet = game.quiet_plies
-    return positions[-1], positions[len(positions) - 1 - quiet:-1], quiet, game.plies_until_draw
+    return positions[-1], positions[len(positions) - 1 - quiet:-1], quiet
+
+
+def root_endgame_count(game: Game) -> tuple[int, int]:
+    """The endgame count of the search's root frame, as the game record has it: (group, the ply of the
+    draw counted from the root), or (NO_GROUP, NO_LIMIT) when no count runs. The search carries it on
+    with ``_search.child_counters``."""
+    left = game.endgame_plies_left
+    if left is None:
+        return NO_GROUP, NO_LIMIT
+    pos = game.position
+    group, _ = endgame_group(np.uint64(pos.white), np.uint64(pos.black), np.uint64(pos.kings))
+    return int(group), left
 
 
 @lru_cache(maxsize=None)
@@ -172,27 +184,19 @@ class Searcher:
 
     def _prepare(self, game: Game, stop: np.ndarray | None) -> _Root:
         """Set up the root frame (fr/bfr[:, 0]) and the kernel's records."""
-        pos, history, quiet, until_draw = _context(game)
+        pos, history, quiet = _context(game)
         variant = pos.variant
         tables = _tables(variant, self._weights.get(variant.name))
         rep = np.zeros(len(history) + K.MAX_PLY + 1, dtype=np.uint64)
         for i, p in enumerate(history):
             rep[i] = position_key(p)
-        quiet_limit = 2 * variant.quiet_limit_moves
         fr, bfr = self._stack.fr, self._stack.bfr
         bfr[K.B_WHITE, 0] = pos.white
         bfr[K.B_BLACK, 0] = pos.black
         bfr[K.B_KINGS, 0] = pos.kings
         bfr[K.B_KEY, 0] = position_key(pos)
         fr[K.F_QUIET, 0] = quiet
-        group = int(K.endgame_group(np.uint64(pos.white), np.uint64(pos.black), np.uint64(pos.kings))) \
-            if variant.endgame_rule else 0
-        fr[K.F_GROUP, 0] = group
-        # the endgame count at the root: plies_until_draw is the nearer of it and the quiet-move count
-        draw_at = K.NO_LIMIT
-        if until_draw is not None and group and until_draw < quiet_limit - quiet:
-            draw_at = until_draw
-        fr[K.F_DRAWAT, 0] = draw_at
+        fr[K.F_GROUP, 0], fr[K.F_DRAWAT, 0] = root_endgame_count(game)
         self._generation += 1
         request = K.Request(root_color=int(pos.turn), depth=1, alpha=-K.INFINITE, beta=K.INFINITE, root_only=-1,
                             n_hist=len(history), generation=self._generation, max_nodes=1 << 62,
@@ -441,7 +445,7 @@ def offers_draw(searcher: Searcher, game: Game, level: str, last_score: int | No
         return False
     if abs(last_score) > _OFFER_LEVEL:
         return False
-    pos, _, quiet, _ = _context(game)
+    pos, _, quiet = _context(game)
     if game.ply < _OFFER_AFTER_PLIES or quiet < _OFFER_QUIET_PLIES:
         return False
     return pos.count(pos.turn) == pos.count(pos.turn.opponent) or abs(last_score) == 0
