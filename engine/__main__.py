@@ -24,7 +24,7 @@ from . import _board
 from ._movegen import perft
 from .game import Game
 from .position import IllegalMoveError, InvalidFenError, Position
-from .variants import variant_named
+from .variants import variant_named, variant_names
 
 
 def _position(args) -> Position:
@@ -186,8 +186,7 @@ def cmd_pdn(args) -> int:
 
 
 def add_common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--variant", type=variant_named, default="american",
-                   help="american (english, checkers, 8x8) or international (10x10)")
+    p.add_argument("--variant", type=variant_named, default="american", help=f"one of {variant_names()}")
     p.add_argument("--fen", help="PDN FEN of the position (default: the start position)")
     p.add_argument("--json", action="store_true", help="print one JSON object per line")
 
@@ -222,7 +221,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_game)
     p = sub.add_parser("hub", help="speak Scan's Hub protocol (version 2) on stdin and stdout")
     p.add_argument("--variant", type=variant_named, default="international",
-                   help="international (default) or american; the GUI may change it with set-param")
+                   help=f"one of {variant_names()}; default international; the GUI may change it with set-param")
     p.add_argument("--tt-size", type=int, default=64, help="transposition table size in MB (default 64)")
     p.set_defaults(func=cmd_hub)
     p = sub.add_parser("match", help="two configurations play each other from an opening set, colours swapped")

@@ -1,4 +1,4 @@
-"""Static evaluation (numba), one set of weights per game, weights as data.
+"""Static evaluation (numba), one entry of weights per game (``EVALUATIONS``), weights as data.
 
 The kernel ``evaluate`` scores a quiet position (the search never calls it with a capture pending for
 the side to move) in centi-men from the side to move's point of view. It reads one record,
@@ -18,7 +18,8 @@ tuned by matches):
 2. men on their squares, tapered between opening and ending: advancement (tempo) counts more as the
    board empties, the centre counts in the middlegame, the side edges are passive;
 3. back rank guard: men kept on the key squares of one's own crowning row (the bridge 1+3 / 30+32 in
-   American checkers; 2, 3, 4 / 47, 48, 49 in International), while the opponent still has men;
+   American checkers; 2, 3, 4 / 47, 48, 49 in International: ``Evaluation.key_back_squares``), while
+   the opponent still has men;
 4. kings: the centre is worth more than the edges; a king with no free neighbour square is trapped;
 5. mobility: plain moves of men and one-square king moves, counted with shifts (cheap);
 6. runaway men: a man with no enemy piece in the cone ahead of it gets to crown; the closer the better;
@@ -36,6 +37,7 @@ recompiles the search that inlines it: the kernel cache is keyed by a hash of ev
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -68,10 +70,21 @@ W_DRAWISH = 14  # divide the score by this in a hopeless ending
 W_HUNT = 15  # ending, side ahead: per step between each of its kings and the nearest enemy piece
 W_COUNT = 16
 
-WEIGHTS = {
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """A variant's evaluation data: its weights (in ``W_*`` order) and the key squares of Black's back
+    rank that a guard keeps (White's are the same squares turned 180 degrees)."""
+
+    weights: tuple[int, ...]
+    key_back_squares: tuple[int, ...]
+
+
+EVALUATIONS = {
     # American: centre 6 -> 10, back rank 10 -> 25, mobility 2 -> 4 won a 600-game match at depth 6
     # against the first guesses (+50 +- 21 Elo)
-    AMERICAN.name: np.array([
+    AMERICAN.name: Evaluation(weights=(
         100,  # W_MAN
         140,  # W_KING
         1,  # W_ADV_OPEN
@@ -88,8 +101,8 @@ WEIGHTS = {
         0,  # W_BALANCE
         8,  # W_DRAWISH
         3,  # W_HUNT
-    ], dtype=np.int64),
-    INTERNATIONAL.name: np.array([
+    ), key_back_squares=(1, 3)),  # the bridge
+    INTERNATIONAL.name: Evaluation(weights=(
         100,  # W_MAN
         300,  # W_KING
         1,  # W_ADV_OPEN
@@ -106,7 +119,7 @@ WEIGHTS = {
         3,  # W_BALANCE
         16,  # W_DRAWISH
         2,  # W_HUNT
-    ], dtype=np.int64),
+    ), key_back_squares=(2, 3, 4)),
 }
 
 # --- tables rows (per-square numbers the loops over single pieces read) --------------------------------
@@ -117,7 +130,7 @@ MK_CONE_W, MK_CONE_B, MK_SINGLE, MK_PLANES = 0, 1, 2, 3
 S_BACK_W, S_BACK_B, S_LEFT, S_RIGHT, S_VALID, S_CENTRAL, S_EDGE = 0, 1, 2, 3, 4, 5, 6
 MK_COUNT = 4
 # the rule info the kernel needs beyond the weights (kept in the single masks' row, as numbers)
-S_START_PIECES, S_WIDTH = 8, 9
+S_START_PIECES, S_WIDTH, S_ENDGAME_RULE = 8, 9, 10
 # Per-square counts (rows advanced, king steps from the edge) summed over a set of pieces with a few
 # popcounts: row MK_PLANES holds PLANE_BITS bit planes of each count, plane k in column base + k, so
 # that sum = sum_k 2^k popcount(pieces & plane_k) (no loop over the pieces).
@@ -137,17 +150,6 @@ def _geometry(variant: Variant):
     return out
 
 
-def _key_back_squares(variant: Variant) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """(white's, black's) key back-rank squares: Black's bridge 1+3 and White's 30+32 in American
-    checkers (180 degrees apart); 2, 3, 4 and 47, 48, 49 in International draughts."""
-    if variant.size == 8:
-        black = (1, 3)
-    else:
-        black = (2, 3, 4)
-    n = variant.squares
-    return tuple(sorted(n + 1 - s for s in black)), black
-
-
 class EvalTables(NamedTuple):
     """What ``evaluate`` reads, read-only (see the module docstring)."""
 
@@ -160,7 +162,11 @@ class EvalTables(NamedTuple):
 def eval_tables(variant: Variant, weights: tuple[int, ...] | None = None) -> EvalTables:
     """The tables ``evaluate`` reads; ``weights`` overrides the variant's defaults (a match tries other
     numbers this way)."""
-    wts = WEIGHTS[variant.name].copy() if weights is None else np.array(weights, dtype=np.int64)
+    try:
+        evaluation = EVALUATIONS[variant.name]
+    except KeyError:
+        raise ValueError(f"no evaluation for {variant.title}: add its entry to engine._eval.EVALUATIONS") from None
+    wts = np.array(evaluation.weights if weights is None else weights, dtype=np.int64)
     assert wts.shape == (W_COUNT,)
     size = variant.size
     tables = np.zeros((T_COUNT, 64), dtype=np.int64)
@@ -193,8 +199,8 @@ def eval_tables(variant: Variant, weights: tuple[int, ...] | None = None) -> Eva
         masks[MK_CONE_B, bit] = cone_b
     masks[MK_SINGLE, S_CENTRAL] = central_mask
     masks[MK_SINGLE, S_EDGE] = edge_mask
-    white_back, black_back = _key_back_squares(variant)
-    masks[MK_SINGLE, S_BACK_W] = _board.bitboard_of(variant, white_back)
+    black_back = evaluation.key_back_squares
+    masks[MK_SINGLE, S_BACK_W] = _board.bitboard_of(variant, (variant.squares + 1 - sq for sq in black_back))
     masks[MK_SINGLE, S_BACK_B] = _board.bitboard_of(variant, black_back)
     left = right = 0
     for bit, _row, col in geo:
@@ -207,6 +213,7 @@ def eval_tables(variant: Variant, weights: tuple[int, ...] | None = None) -> Eva
     masks[MK_SINGLE, S_VALID] = _board.layout(variant)[1][_board.M_VALID]
     masks[MK_SINGLE, S_START_PIECES] = 2 * variant.rows_of_men * variant.row_width
     masks[MK_SINGLE, S_WIDTH] = variant.row_width
+    masks[MK_SINGLE, S_ENDGAME_RULE] = variant.endgame_rule
     for arr in (wts, tables, masks):
         arr.setflags(write=False)
     return EvalTables(wts, tables, masks)
@@ -296,8 +303,9 @@ def evaluate(white, black, kings, color, quiet_plies, quiet_limit, ev):
     n_w = n_wm + n_wk
     n_b = n_bm + n_bk
     if weights[W_DRAWISH] > 1:
-        # a lone king against at most 3 pieces (International: the endgame rule draws these)
-        if start > 24 and ((n_w == 1 and n_wk == 1 and n_b <= 3) or (n_b == 1 and n_bk == 1 and n_w <= 3)):
+        # a lone king against at most 3 pieces, where the endgame rule draws these (International)
+        if masks[MK_SINGLE, S_ENDGAME_RULE] != ZERO and \
+                ((n_w == 1 and n_wk == 1 and n_b <= 3) or (n_b == 1 and n_bk == 1 and n_w <= 3)):
             score //= weights[W_DRAWISH]
     if material != 0 and n_all * 3 <= start and weights[W_HUNT] != 0:
         strong_kings = wk if material > 0 else bk

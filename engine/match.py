@@ -38,7 +38,7 @@ import numpy as np
 
 from .game import Game
 from .openings import openings_for
-from .variants import Color, Variant
+from .variants import VARIANTS, Color, Variant
 
 Z95 = 1.959964  # two-sided 95% quantile of the normal distribution
 DEFAULT_MAX_PLIES = 400
@@ -50,8 +50,8 @@ DEFAULT_RESIGN_MOVES = 4
 class Player:
     """A configuration: a level of the specification, or explicit limits (depth, movetime in seconds,
     nodes), with a transposition table of ``tt_mb`` megabytes and optionally other evaluation weights:
-    ``weights`` names a JSON file holding ``{"american": [...], "international": [...]}`` (either or
-    both), each a full weight vector in the order of ``engine._eval.WEIGHTS``."""
+    ``weights`` names a JSON file holding ``{"american": [...], "international": [...]}`` (variant
+    names from the table, any of them), each a full weight vector in the order of ``engine._eval.W_*``."""
 
     level: str | None = None
     depth: int | None = None
@@ -120,8 +120,8 @@ def _load_weights(path: str) -> dict[str, tuple[int, ...]]:
             data = json.load(f)
     except (OSError, json.JSONDecodeError) as err:
         raise ValueError(f"can't read weights file {path!r}: {err}") from None
-    if not isinstance(data, dict) or not data or set(data) - {"american", "international"}:
-        raise ValueError(f"weights file {path!r} must map 'american' and/or 'international' to weight lists")
+    if not isinstance(data, dict) or not data or set(data) - set(VARIANTS):
+        raise ValueError(f"weights file {path!r} must map variant names ({', '.join(VARIANTS)}) to weight lists")
     for name, vector in data.items():
         if not isinstance(vector, list) or len(vector) != W_COUNT or not all(isinstance(x, int) for x in vector):
             raise ValueError(f"weights file {path!r}: {name} needs {W_COUNT} whole numbers, not {vector!r}")

@@ -11,8 +11,9 @@ move limits (``Game(variant, position)`` searches a bare position). The kernels 
 their bit-level results into ``Move``s.
 
 Levels (specification, shared/seeds/000 FAQ "Is there a winning strategy for Checkers?"): Easy plays
-40% of its moves at random and otherwise searches 2 plies; Medium searches 8 plies in American
-checkers and 6 in International draughts; Hard searches up to 1.5 s per move, as deep as that goes.
+40% of its moves at random and otherwise searches 2 plies; Medium searches the variant's
+``medium_depth_plies`` (8 plies in American checkers, 6 in International draughts); Hard searches up
+to 1.5 s per move, as deep as that goes.
 Within a level the computer picks at random among the moves that score as well as the best one (or
 within the level's small margin), so it doesn't play the same game every time.
 """
@@ -24,6 +25,7 @@ import threading
 import time
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from operator import attrgetter
 from typing import Callable
 
 import numpy as np
@@ -134,7 +136,7 @@ class _Root:
 
 class Searcher:
     """Owns the transposition table, killers, history and the kernel's work arrays; one search at a
-    time. ``weights`` maps a variant name to an evaluation weight vector (see ``_eval.WEIGHTS``) to
+    time. ``weights`` maps a variant name to an evaluation weight vector (in the order of ``_eval.W_*``) to
     try other numbers in a match."""
 
     def __init__(self, tt_size_mb: int = 64, weights: dict[str, tuple[int, ...]] | None = None):
@@ -352,26 +354,26 @@ class Searcher:
 
 @dataclass(frozen=True)
 class Level:
-    """A computer level. ``depth`` per variant name (or None), ``movetime`` in seconds (or None);
-    ``random_share`` of moves played at random; ``margin``: moves within this many centi-men of the
-    best are played as often as the best; ``accept_margin``: a draw offer is accepted when the
-    computer's own score is at most this."""
+    """A computer level. ``depth`` in plies: a number for every variant, a function of the variant, or
+    None; ``movetime`` in seconds (or None); ``random_share`` of moves played at random; ``margin``:
+    moves within this many centi-men of the best are played as often as the best; ``accept_margin``: a
+    draw offer is accepted when the computer's own score is at most this."""
 
     name: str
-    depth: dict[str, int] | None
+    depth: int | Callable[[Variant], int] | None
     movetime: float | None
     random_share: float = 0.0
     margin: int = 0
     accept_margin: int = 10
 
     def limits(self, variant: Variant) -> Limits:
-        return Limits(depth=self.depth[variant.name] if self.depth else None, movetime=self.movetime)
+        depth = self.depth(variant) if callable(self.depth) else self.depth
+        return Limits(depth=depth, movetime=self.movetime)
 
 
 LEVELS: dict[str, Level] = {
-    "easy": Level("easy", depth={"american": 2, "international": 2}, movetime=None, random_share=0.4, margin=0,
-                  accept_margin=25),
-    "medium": Level("medium", depth={"american": 8, "international": 6}, movetime=None, margin=5),
+    "easy": Level("easy", depth=2, movetime=None, random_share=0.4, margin=0, accept_margin=25),
+    "medium": Level("medium", depth=attrgetter("medium_depth_plies"), movetime=None, margin=5),
     "hard": Level("hard", depth=None, movetime=1.5, margin=0),
 }
 

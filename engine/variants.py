@@ -43,11 +43,15 @@ class Variant:
     repetition_count: int  # WCDF 1.31 / FMJD 6.2: the third time the same position occurs
     quiet_limit_moves: int  # moves each with no man moved and no capture: WCDF 1.32 (40) / FMJD 6.3 (25)
     endgame_rule: bool  # FMJD 6.4: the 16- and 5-move endgame limits
+    # The computer's Medium level searches this deep (specification, shared/seeds/000 FAQ "Is there a
+    # winning strategy for Checkers?": 8 moves ahead in American Checkers, 6 in International Draughts)
+    medium_depth_plies: int
     # The limits of the endgame rule in moves each, as the specification restates FMJD 6.4 ("International
     # Draughts (10x10) rules"); None where the variant has no such rule. See engine.game for how they count.
     lone_king_vs_three_moves: int | None = None  # lone king vs 3 kings / 2 kings + man / king + 2 men: 16
     lone_king_vs_two_moves: int | None = None  # lone king vs 2 kings / king + man / king: 5
     lone_king_main_diagonal_moves: int | None = None  # 3-vs-1 with the lone king alone on the main diagonal: 5
+    aliases: tuple[str, ...] = ()  # other names the command line and the Hub protocol accept (lower case)
 
     @property
     def squares(self) -> int:
@@ -79,6 +83,8 @@ AMERICAN = Variant(
     repetition_count=3,
     quiet_limit_moves=40,
     endgame_rule=False,
+    medium_depth_plies=8,
+    aliases=("english", "checkers", "8x8"),
 )
 
 INTERNATIONAL = Variant(
@@ -94,21 +100,25 @@ INTERNATIONAL = Variant(
     repetition_count=3,
     quiet_limit_moves=25,
     endgame_rule=True,
+    medium_depth_plies=6,
     lone_king_vs_three_moves=16,
     lone_king_vs_two_moves=5,
     lone_king_main_diagonal_moves=5,
+    aliases=("draughts", "10x10"),
 )
 
 VARIANTS = {v.name: v for v in (AMERICAN, INTERNATIONAL)}
-_ALIASES = {"english": "american", "checkers": "american", "8x8": "american", "10x10": "international",
-            "draughts": "international"}
 
 
 def variant_named(name: str) -> Variant:
-    """The variant called ``name`` (or one of its aliases); ``ValueError`` names an unknown one."""
+    """The variant called ``name`` or one of its aliases (any case); ``ValueError`` names an unknown one."""
     key = name.strip().lower()
-    key = _ALIASES.get(key, key)
-    try:
-        return VARIANTS[key]
-    except KeyError:
-        raise ValueError(f"unknown variant {name!r}: choose american or international") from None
+    for variant in VARIANTS.values():
+        if key == variant.name or key in variant.aliases:
+            return variant
+    raise ValueError(f"unknown variant {name!r}: choose {' or '.join(VARIANTS)}")
+
+
+def variant_names() -> str:
+    """The variants and their aliases, for help texts: ``american (english, checkers, 8x8), ...``."""
+    return ", ".join(f"{v.name} ({', '.join(v.aliases)})" if v.aliases else v.name for v in VARIANTS.values())
