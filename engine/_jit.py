@@ -31,7 +31,7 @@ def _cache_dir() -> str | None:
     return folder
 
 
-numba.config.CACHE_DIR = _cache_dir() or numba.config.CACHE_DIR
+numba.config.CACHE_DIR = _cache_dir() or numba.config.CACHE_DIR  # type: ignore[attr-defined]  # set from the environment
 kernel = njit(cache=True, nogil=True)
 
 
@@ -43,6 +43,7 @@ def kernels_cached() -> bool:
     try:
         from . import _movegen
 
-        return all(k._cache._cache_file._load_index() for k in (_movegen.generate, _movegen.make_move))
+        dispatchers: tuple = (_movegen.generate, _movegen.make_move)  # numba's internals are not in its type hints
+        return all(k._cache._cache_file._load_index() for k in dispatchers)
     except Exception:
         return False

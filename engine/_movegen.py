@@ -51,13 +51,13 @@ def _cttz(typingctx, x):
 @kernel
 def popcount(x):
     """The number of set bits of a uint64, in one instruction."""
-    return np.int64(_ctpop(np.uint64(x)))
+    return np.int64(_ctpop(np.uint64(x)))  # type: ignore[call-arg]  # numba passes the typing context
 
 
 @kernel
 def lsb(x):
     """The index of the lowest set bit of a non-zero uint64, in one instruction."""
-    return np.int64(_cttz(np.uint64(x)))
+    return np.int64(_cttz(np.uint64(x)))  # type: ignore[call-arg]  # numba passes the typing context
 
 
 @kernel

@@ -229,7 +229,7 @@ def _tt_store(tt_key, tt_data, key, depth, bound, score, code, ply, gen):
     elif score < -MATE_BOUND:
         score -= ply
     i = np.int64(key & np.uint64(tt_key.shape[0] // 2 - 1)) * 2
-    slot = -1
+    slot = np.int64(-1)
     if tt_key[i] == key:
         slot = i
     elif tt_key[i + 1] == key:
@@ -384,7 +384,7 @@ def search(tables, memory, stack, output, request):
                 else:
                     sc = history[c, mv_from[ply, i], mv_to[ply, i]]
                 if ply == 0 and root_only >= 0 and i != root_only:
-                    sc = USED
+                    sc = np.int64(USED)
                 mv_score[ply, i] = sc
             fr[F_N, ply] = n
             fr[F_I, ply] = 0

@@ -235,7 +235,9 @@ class Game:
         mover = pos.turn
         after = pos.play(move)
         ply = len(self._moves) + 1
-        man_moved = not pos.piece_at(move.start).king
+        moved = pos.piece_at(move.start)
+        assert moved is not None  # a legal move starts on a piece
+        man_moved = not moved.king
         self._moves.append(move)
         self._offers.append(bool(offer_draw))
         self._positions.append(after)
@@ -281,8 +283,9 @@ class Game:
 
     def accept_draw(self) -> None:
         """The side to move accepts the pending offer: the game is drawn by agreement."""
-        if self.is_over:
-            raise DrawOfferError(f"no draw to accept: the game is over ({self.outcome.reason})")
+        outcome = self.outcome
+        if outcome is not None:
+            raise DrawOfferError(f"no draw to accept: the game is over ({outcome.reason})")
         if self.pending_offer is None:
             raise DrawOfferError(f"no draw to accept: {self.turn.opponent.label} made no offer with the last move")
         self._ending = Outcome(None, Reason.AGREEMENT)
@@ -290,8 +293,9 @@ class Game:
     def can_offer_draw(self) -> tuple[bool, str]:
         """Whether the side to move may attach a draw offer to its next move, and if not, why not
         (an empty reason when it may)."""
-        if self.is_over:
-            return False, f"the game is over ({self.outcome.reason})"
+        outcome = self.outcome
+        if outcome is not None:
+            return False, f"the game is over ({outcome.reason})"
         side = self.turn
         offered = self._last_offer[-1][side]
         # A man move or capture must come after the declined offer's move (index ``offered``) and
@@ -365,8 +369,8 @@ class Game:
     # --- rules ----------------------------------------------------------------------------------
 
     def _check_not_over(self, what: str) -> None:
-        if self.is_over:
-            o = self.outcome
+        o = self.outcome
+        if o is not None:
             raise GameOverError(f"the game is over ({o.result}, {o.reason}): {what}")
 
     @staticmethod

@@ -41,12 +41,16 @@ import queue
 import sys
 import threading
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .game import Game
 from .position import IllegalMoveError, InvalidFenError, Move, Position
 from .variants import INTERNATIONAL, VARIANTS, Color, Variant, variant_named
+
+if TYPE_CHECKING:
+    from .search import Searcher  # imported when first used: it loads the search kernels
 
 NAME, VERSION, AUTHOR = "Checkers3D", "0.1", "Checkers 3D authors"
 CENTI_MEN_PER_MAN = 100  # the search scores in centi-men; Hub wants men
@@ -124,7 +128,7 @@ def parse_position(variant: Variant, text: str) -> Position:
     if len(text) != want or text[0] not in "WB" or any(c not in "wbWBe" for c in text[1:]):
         raise HubError(f"bad Hub position {text!r}: expected {want} characters, W or B for the side to move "
                        f"then one of w, b, W, B, e for each of the {variant.squares} squares ({variant.name})")
-    lists = {"W": [], "B": []}
+    lists: dict[str, list[str]] = {"W": [], "B": []}
     for square, c in enumerate(text[1:], start=1):
         if c != "e":
             lists[c.upper()].append(f"K{square}" if c.isupper() else str(square))
@@ -191,7 +195,7 @@ class HubEngine:
         self.tt_size_mb = tt_size_mb
         self._write_raw = write or _stdout_line
         self._write_lock = threading.Lock()
-        self.searcher = None
+        self.searcher: Searcher | None = None  # made (and its kernels loaded) by init or the first go
         self.game = Game(variant)
         self.level = _Level(depth=None, movetime=1.0)
         self.flags = np.zeros(1, dtype=np.int64)  # the search's stop flag
@@ -281,8 +285,7 @@ class HubEngine:
             self._init()
             self.write("ready")
         elif command == "new-game":
-            self._init()
-            self.searcher.new_game()
+            self._init().new_game()
             self.game = Game(self.variant)
         elif command == "pos":
             self.game = self._game_from(args)
@@ -311,12 +314,14 @@ class HubEngine:
             if size != self.tt_size_mb:
                 self.tt_size_mb, self.searcher = size, None
 
-    def _init(self) -> None:
+    def _init(self) -> Searcher:
+        """The searcher, made and warmed up on first use."""
         if self.searcher is None:
             from .search import Searcher
 
             self.searcher = Searcher(tt_size_mb=self.tt_size_mb)
             self.searcher.warm_up()
+        return self.searcher
 
     def _game_from(self, args: dict[str, str]) -> Game:
         if "pos" not in args:
@@ -357,7 +362,7 @@ class HubEngine:
     def _go(self, search_number: int) -> None:
         from .search import Limits
 
-        self._init()
+        searcher = self._init()
         if self.game.is_over or not self.game.position.legal_moves():
             raise HubError("go: the position has no legal move (the game is over)")
         position = self.game.position
@@ -370,7 +375,7 @@ class HubEngine:
         def on_info(info) -> None:
             self.write(self._info_line(position, info.depth, info.score, info.nodes, info.seconds, info.pv))
 
-        result = self.searcher.search(self.game, limits, stop=self.flags, on_info=on_info)
+        result = searcher.search(self.game, limits, stop=self.flags, on_info=on_info)
         pv = _pv_moves(position, result.pv)
         ponder = {"ponder": format_move(pv[1])} if len(pv) > 1 and pv[0] == result.move else {}
         self.write(format_line("done", move=format_move(result.move), **ponder))

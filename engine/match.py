@@ -296,7 +296,7 @@ def run_match(variant: Variant, a: Player, b: Player, games: int, concurrency: i
     book = openings_for(variant)
     order = np.random.default_rng(seed).permutation(len(book))
     pairs = (games + 1) // 2
-    jobs = []
+    jobs: list[tuple] = []
     for i in range(pairs):
         opening = book[int(order[i % len(book)])]
         for a_first in (True, False):

@@ -68,9 +68,9 @@ def parse_square(variant: Variant, text: str) -> int:
         raise InvalidSquareError(f"{text!r} is not a square of the {variant.title} board (1-{variant.squares})")
     m = re.fullmatch(r"([a-j])(\d{1,2})", t)
     if m:
-        sq = coords_square(variant, FILES.index(m.group(1)), int(m.group(2)) - 1)
-        if sq is not None:
-            return sq
+        named = coords_square(variant, FILES.index(m.group(1)), int(m.group(2)) - 1)
+        if named is not None:
+            return named
         raise InvalidSquareError(f"{text!r} is not a playable (dark) square of the {variant.title} board")
     raise InvalidSquareError(f"{text!r} is not a square name (expected a number or a name like c3)")
 

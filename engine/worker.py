@@ -416,9 +416,11 @@ class EngineClient:
         return out
 
     def _replace_dead_worker(self) -> None:
-        code = self._worker.process.exitcode
-        log.warning("engine process %s died (exit code %s); starting a new one", self._worker.process.pid, code)
-        self._discard(self._worker)
+        dead = self._worker
+        assert dead is not None
+        code = dead.process.exitcode
+        log.warning("engine process %s died (exit code %s); starting a new one", dead.process.pid, code)
+        self._discard(dead)
         self._deaths_in_a_row += 1
         if self._deaths_in_a_row > MAX_RESTARTS:
             self._failed = f"the engine process died {self._deaths_in_a_row} times in a row (last exit code {code})"
