@@ -119,6 +119,7 @@ def root_endgame_count(game: Game) -> tuple[int, int]:
 
 @lru_cache(maxsize=None)
 def _tables(variant: Variant, weights: tuple[int, ...] | None) -> K.Tables:
+    """The kernel's read-only tables of a variant, with its own evaluation weights or ``weights``."""
     return K.Tables(_board.layout(variant), eval_tables(variant, weights), zobrist(variant))
 
 

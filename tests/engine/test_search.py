@@ -214,6 +214,11 @@ def test_never_an_illegal_move_over_random_positions(searcher):
     assert checked > 40
 
 
+def test_the_search_takes_a_game_record(searcher):
+    with pytest.raises(TypeError, match="takes a Game, not Position"):
+        searcher.search(Position.initial(AMERICAN), Limits(depth=1))
+
+
 def test_no_legal_move_raises(searcher):
     with pytest.raises(ValueError):
         searcher.search(_game(Position.from_fen(AMERICAN, "W:W:B1")), Limits(depth=2))
