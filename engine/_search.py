@@ -10,7 +10,7 @@ node (and descend into it), RETURN a value to the parent. The steps of a node ar
 ``search`` takes five records (named tuples, which numba passes as structs and caches like arrays),
 so no caller depends on the position of an argument and a new input is a new field of one of them:
 
-    Tables    the variant's read-only tables: rules and geometry, evaluation, Zobrist keys
+    Tables    the variant's read-only tables: rules and geometry, endgame rule, evaluation, Zobrist keys
     Memory    what the searcher learns and keeps between searches: transposition table, killers, history
     Stack     the work arrays, one row per ply, and the positions of the game before the root
     Output    the result: ``out[O_*]`` and the principal variation
@@ -32,7 +32,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ._board import M_VALID, R_FLYING, R_QUIET_PLIES, R_WIDTH, Layout
-from ._draws import endgame_after
+from ._draws import EndgameRule, endgame_after
 from ._eval import EvalTables, evaluate
 from ._jit import kernel
 from ._movegen import MAX_MOVES, generate, has_capture, lsb, make_move, plain_moves, popcount
@@ -74,6 +74,7 @@ class Tables(NamedTuple):
     """A variant's read-only tables."""
 
     board: Layout  # rules and geometry (``_board.layout``)
+    endgame: EndgameRule  # the endgame rule's numbers, as scalars (``_draws.endgame_rule``)
     evals: EvalTables  # evaluation weights and tables (``_eval.eval_tables``)
     zobrist: np.ndarray  # uint64 [5, 64] (see ``position_key``)
 
@@ -192,21 +193,18 @@ def gen_known(us, them, kings, color, capture, rules, masks, nbr, scratch, capst
 
 
 @kernel
-def child_counters(fr, ply, irreversible, white, black, kings, rules, masks):
-    """Step 9's draw-rule counters: the frame of the child at ``ply + 1``, reached by a move that moved a
-    man or captured (``irreversible``) or not, gets its quiet-move count and its endgame count."""
-    p1 = ply + 1
-    fr[F_QUIET, p1] = 0 if irreversible else fr[F_QUIET, ply] + 1
-    group, draw_at = endgame_after(fr[F_GROUP, ply], fr[F_DRAWAT, ply], p1, irreversible, white, black, kings,
-                                   rules, masks)
-    fr[F_GROUP, p1] = group
-    fr[F_DRAWAT, p1] = draw_at
+def child_counters(quiet, group, draw_at, ply, irreversible, white, black, kings, endgame):
+    """Step 9's draw-rule counters: (quiet plies, endgame group, endgame draw ply) of the child at
+    ``ply + 1`` (boards ``white``, ``black``, ``kings``), reached by a move that moved a man or captured
+    (``irreversible``) or not, from a node with the counters (``quiet``, ``group``, ``draw_at``)."""
+    group, draw_at = endgame_after(group, draw_at, ply + 1, irreversible, white, black, kings, endgame)
+    return (0 if irreversible else quiet + 1), group, draw_at
 
 
 @kernel
-def is_drawn_by_limits(fr, ply, quiet_limit):
-    """Step 4: whether the move limits draw the node at ``ply`` (the quiet-move count, the endgame count)."""
-    return fr[F_QUIET, ply] >= quiet_limit or ply >= fr[F_DRAWAT, ply]
+def is_drawn_by_limits(quiet, ply, draw_at, quiet_limit):
+    """Step 4: whether the move limits draw the node at ``ply`` with the counters (``quiet``, ``draw_at``)."""
+    return quiet >= quiet_limit or ply >= draw_at
 
 
 @kernel
@@ -261,6 +259,7 @@ def search(tables, memory, stack, output, request):
     (out[O_ABORTED] = 1) when ``stop`` or ``ext_stop`` turn non-zero or ``max_nodes`` is spent."""
     rules, masks, nbr = tables.board.rules, tables.board.masks, tables.board.nbr
     quiet_limit = rules[R_QUIET_PLIES]
+    endgame = tables.endgame
     evals = tables.evals
     zob = tables.zobrist
     tt_key, tt_data, killers, history = memory.tt_key, memory.tt_data, memory.killers, memory.history
@@ -328,7 +327,7 @@ def search(tables, memory, stack, output, request):
                 action = RETURN
                 continue
             # Step 4. draws by the move limits (40/25 quiet moves each; the endgame counts)
-            if ply > 0 and is_drawn_by_limits(fr, ply, quiet_limit):
+            if ply > 0 and is_drawn_by_limits(quiet, ply, fr[F_DRAWAT, ply], quiet_limit):
                 ret = 0
                 action = RETURN
                 continue
@@ -449,7 +448,9 @@ def search(tables, memory, stack, output, request):
             bfr[B_KEY, p1] = key
             rep[n_hist + p1] = key
             fr[F_EXT, p1] = fr[F_EXT, ply] | fr[F_THREAT, ply]
-            child_counters(fr, ply, cap != ZERO or was_king == ZERO, nw, nb, nk, rules, masks)
+            fr[F_QUIET, p1], fr[F_GROUP, p1], fr[F_DRAWAT, p1] = child_counters(
+                fr[F_QUIET, ply], fr[F_GROUP, ply], fr[F_DRAWAT, ply], ply, cap != ZERO or was_king == ZERO, nw, nb, nk,
+                endgame)
             # Step 10. the child's depth and window: a single reply costs no depth; late quiet moves
             # outside the PV are reduced by a ply (re-searched at full depth if they look good);
             # moves after the first get a null window (re-searched with the full one if inside it)

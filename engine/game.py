@@ -62,8 +62,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import _board
-from ._draws import NO_GROUP, NO_LIMIT, endgame_after
+from ._draws import NO_GROUP, NO_LIMIT, endgame_after, endgame_rule
 from .position import IllegalMoveError, Move, Position
 from .variants import Color, Variant, variant_named
 
@@ -109,9 +108,8 @@ class Outcome:
 
 def _endgame_after(before: tuple[int, int], ply: int, irreversible: bool, pos: Position) -> tuple[int, int]:
     """The endgame count (group, draw ply) at ``pos`` (ply index ``ply``): the kernel the search runs too."""
-    rules, masks, _, _ = _board.layout(pos.variant)
     group, draw_at = endgame_after(before[0], before[1], ply, irreversible, np.uint64(pos.white),
-                                   np.uint64(pos.black), np.uint64(pos.kings), rules, masks)
+                                   np.uint64(pos.black), np.uint64(pos.kings), endgame_rule(pos.variant))
     return int(group), int(draw_at)
 
 

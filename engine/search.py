@@ -32,7 +32,7 @@ import numpy as np
 
 from . import _board
 from . import _search as K
-from ._draws import NO_GROUP, NO_LIMIT, endgame_group
+from ._draws import NO_GROUP, NO_LIMIT, endgame_group, endgame_rule
 from ._eval import eval_tables
 from ._movegen import MAX_MOVES, MAX_PATH, new_scratch
 from .game import Game
@@ -120,7 +120,7 @@ def root_endgame_count(game: Game) -> tuple[int, int]:
 @lru_cache(maxsize=None)
 def _tables(variant: Variant, weights: tuple[int, ...] | None) -> K.Tables:
     """The kernel's read-only tables of a variant, with its own evaluation weights or ``weights``."""
-    return K.Tables(_board.layout(variant), eval_tables(variant, weights), zobrist(variant))
+    return K.Tables(_board.layout(variant), endgame_rule(variant), eval_tables(variant, weights), zobrist(variant))
 
 
 @dataclass(frozen=True)

@@ -2,10 +2,11 @@
 
 Random International endings (a lone king against 3, 2 or 1 pieces with a king among them, the lone
 king often on the main diagonal, and material a capture away from those groups) are played at random
-through :class:`engine.game.Game`. From a random ply on, the search's own counters follow the same
-moves: its root frame set up from the record as ``Searcher`` does it (``root_endgame_count``), then
-carried from ply to ply by ``_search.child_counters``, the kernel step the search runs after every
-move. At every ply both must give the same plies until the automatic draw and the same verdict on
+through :class:`engine.game.Game`. From the start and from a random ply on, the search's own counters
+follow the same moves: the root's set up from the record as ``Searcher`` does it
+(``root_endgame_count``), then carried from ply to ply by ``_search.child_counters``, the kernel step
+the search runs after every move, and judged by ``_search.is_drawn_by_limits``, the search's own
+test. At every ply both must give the same plies until the automatic draw and the same verdict on
 whether the move limits draw the position. Where every move draws or wins, a real search must say so.
 """
 
@@ -17,13 +18,14 @@ import numpy as np
 
 from engine import INTERNATIONAL, Position, _board
 from engine import _search as K
-from engine._draws import GROUP_THREE, GROUP_TWO, NO_GROUP, endgame_group
+from engine._draws import GROUP_THREE, GROUP_TWO, NO_GROUP, endgame_group, endgame_rule
 from engine.game import Game
 from engine.search import MATE_BOUND, Limits, Searcher, root_endgame_count
 
 V = INTERNATIONAL
 LAYOUT = _board.layout(V)
 QUIET_LIMIT = 2 * V.quiet_limit_moves
+ENDGAME = endgame_rule(V)  # as the searcher hands it to the kernel (Tables.endgame)
 DIAGONAL = [sq for sq in range(1, V.squares + 1) if LAYOUT.masks[_board.M_MAIN_DIAGONAL] >> _board.square_bit(V, sq) & 1]
 
 
@@ -82,9 +84,8 @@ def _search_counters(game: Game, start: int) -> list[tuple[int, int, bool]]:
     """(plies until the draw, endgame plies left or -1, drawn by the move limits) at each ply from
     ``start`` to the end of ``game``, as the search's frame counts them from a root at ``start``."""
     root = _replay(game, start)
-    fr = np.zeros((K.F_COUNT, K.MAX_PLY), dtype=np.int64)
-    fr[K.F_QUIET, 0] = root.quiet_plies
-    fr[K.F_GROUP, 0], fr[K.F_DRAWAT, 0] = root_endgame_count(root)
+    quiet = root.quiet_plies
+    group, draw_at = root_endgame_count(root)
     out = []
     positions = game.positions
     for k in range(game.ply - start + 1):
@@ -92,12 +93,11 @@ def _search_counters(game: Game, start: int) -> list[tuple[int, int, bool]]:
             before, after = positions[start + k - 1], positions[start + k]
             move = game.moves[start + k - 1]
             irreversible = move.is_capture or not before.piece_at(move.start).king
-            K.child_counters(fr, k - 1, irreversible, np.uint64(after.white), np.uint64(after.black),
-                             np.uint64(after.kings), LAYOUT.rules, LAYOUT.masks)
-        endgame_left = -1 if fr[K.F_GROUP, k] == NO_GROUP else int(fr[K.F_DRAWAT, k]) - k
-        until = QUIET_LIMIT - int(fr[K.F_QUIET, k]) if endgame_left < 0 else \
-            min(QUIET_LIMIT - int(fr[K.F_QUIET, k]), endgame_left)
-        out.append((until, endgame_left, bool(K.is_drawn_by_limits(fr, k, QUIET_LIMIT))))
+            quiet, group, draw_at = K.child_counters(quiet, group, draw_at, k - 1, irreversible, np.uint64(after.white),
+                                                     np.uint64(after.black), np.uint64(after.kings), ENDGAME)
+        endgame_left = -1 if group == NO_GROUP else int(draw_at) - k
+        until = QUIET_LIMIT - int(quiet) if endgame_left < 0 else min(QUIET_LIMIT - int(quiet), endgame_left)
+        out.append((until, endgame_left, bool(K.is_drawn_by_limits(quiet, k, draw_at, QUIET_LIMIT))))
     return out
 
 
