@@ -12,9 +12,9 @@ and the PDN 2.0 draft for American checkers (M. Cash, nemesis.info/pdn2.txt):
   algebraic ``c3-d4`` / ``c3d4`` in the engine's frame (engine.notation); strength marks glued or
   apart (``!``, ``?``, ``!!``, ``??``, ``!?``, ``?!``, ``(?)`` ...), NAGs ``$3``, and ``*`` glued to a move
   (a forced move, stored as NAG 7) -- a ``*`` on its own ends the game;
-* ``[GameType "20"]`` (International) or ``"21"`` (American), short or full (``"20,W,10,10,N2,0"``);
-  any other type (Italian 22, Russian 25, Brazilian 26 ...) is reported as another rule set and its
-  moves are not read. Without a GameType the squares decide: a game that names a square above 32 is
+* ``[GameType "20"]`` (International) or ``"21"`` (American): a variant's ``pdn_game_type`` in the
+  table; short or full (``"20,W,10,10,N2,0"``); any other type (Italian 22, Russian 25, Brazilian 26
+  ...) is reported as another rule set and its moves are not read. Without a GameType the squares decide: a game that names a square above 32 is
   International; else a game from the standard start goes by the squares of its first move (the first
   moves of the two games share no square: from 9-12 to 13-16 in American checkers, from 31-35 to 26-30 in
   International draughts); else (a set-up position, no moves) it is International if its file names
@@ -63,7 +63,7 @@ from typing import IO, TextIO
 
 from .game import DrawOfferError, Game
 from .position import IllegalMoveError, InvalidFenError, Move, Position
-from .variants import AMERICAN, INTERNATIONAL, Color, Variant
+from .variants import AMERICAN, INTERNATIONAL, VARIANTS, Color, Variant
 
 MAX_PLIES = 5000  # moves kept per game; far beyond any real game (the draw rules end games long before)
 MAX_GAME_CHARS = 2_000_000  # text kept per game (tags, moves, comments); the rest of such a game is skipped
@@ -85,8 +85,6 @@ GAME_TYPES = {0: "chess", 1: "Chinese chess", 20: "International draughts", 21: 
               26: "Brazilian draughts", 27: "Canadian draughts", 28: "Portuguese draughts", 29: "Czech draughts",
               30: "Turkish draughts", 31: "Thai draughts", 40: "Frisian draughts", 41: "Spantsiretti draughts",
               50: "Othello"}
-_OURS = {20: INTERNATIONAL, 21: AMERICAN}
-_GAME_TYPE_OF = {v.name: str(n) for n, v in _OURS.items()}
 
 
 # --- errors ------------------------------------------------------------------------------------------
@@ -207,7 +205,7 @@ class PdnGame:
 
     @property
     def variant_name(self) -> str:
-        """``'american'``, ``'international'``, or ``'other'`` (another rule set)."""
+        """The variant's name (``'american'``, ``'international'`` ...), or ``'other'`` (another rule set)."""
         return self.variant.name if self.variant is not None else "other"
 
     @property
@@ -396,13 +394,11 @@ def result_text(variant: Variant, winner: str) -> str:
     """The result tag for ``winner`` (``'white'``, ``'black'`` or ``'draw'``), the first player's score
     first: American ``1-0`` (Black won), ``0-1``, ``1/2-1/2``; International ``2-0`` (White won), ``0-2``,
     ``1-1`` (PDN 3.0 "Result tag", result type International)."""
-    international = variant.name == "international"
+    points = variant.pdn_win_points
     if winner == "draw":
-        return "1-1" if international else "1/2-1/2"
+        return "1/2-1/2" if points == 1 else f"{points // 2}-{points // 2}"
     first_won = winner == variant.first_player.label
-    if international:
-        return "2-0" if first_won else "0-2"
-    return "1-0" if first_won else "0-1"
+    return f"{points}-0" if first_won else f"0-{points}"
 
 
 def result_winner(result: str, variant: Variant | None) -> Color | None | str:
@@ -430,7 +426,7 @@ def _variant_of(raw: _RawGame, file_has_big_squares: Callable[[], bool]) -> Vari
     if raw.max_square > AMERICAN.squares:
         return INTERNATIONAL
     if raw.moves and _tag(raw.tags, "FEN") is None and "FEN" not in raw.tag_errors:
-        opening = [v for v in (AMERICAN, INTERNATIONAL) if _is_first_move(v, raw.moves[0].text)]
+        opening = [v for v in VARIANTS.values() if _is_first_move(v, raw.moves[0].text)]
         if len(opening) == 1:
             return opening[0]
     return INTERNATIONAL if file_has_big_squares() else AMERICAN
@@ -453,7 +449,7 @@ def variant_of_game_type(value: str) -> Variant:
     if not parts[0].isdigit():
         raise PdnVariantError(f"GameType {value!r} can't be read (expected a number such as 20 or 21)", value)
     number = int(parts[0])
-    variant = _OURS.get(number)
+    variant = next((v for v in VARIANTS.values() if v.pdn_game_type == number), None)
     if variant is None:
         name = GAME_TYPES.get(number, "an unknown game")
         raise PdnVariantError(f"GameType {value!r} is {name}, a rule set this program doesn't play", value)
@@ -896,7 +892,7 @@ def _format(game: PdnGame) -> str:
         value = _tag(game.tags, name)
         tags[name] = ROSTER_UNKNOWN.get(name, "?") if value is None else value
     tags["Result"] = game.result
-    tags["GameType"] = _tag(game.tags, "GameType") or _GAME_TYPE_OF[variant.name]
+    tags["GameType"] = _tag(game.tags, "GameType") or str(variant.pdn_game_type)
     standard = start == Position.initial(variant)
     if not standard:
         tags["FEN"] = start.fen()

@@ -46,6 +46,10 @@ class Variant:
     # The computer's Medium level searches this deep (specification, shared/seeds/000 FAQ "Is there a
     # winning strategy for Checkers?": 8 moves ahead in American Checkers, 6 in International Draughts)
     medium_depth_plies: int
+    # PDN 3.0 (pdn.fmjd.org): the GameType tag's number (20 International draughts, 21 English draughts,
+    # which is American checkers) and the points of a win in the Result tag (1: "1-0", "1/2-1/2"; 2: "2-0", "1-1")
+    pdn_game_type: int
+    pdn_win_points: int
     # The limits of the endgame rule in moves each, as the specification restates FMJD 6.4 ("International
     # Draughts (10x10) rules"); None where the variant has no such rule. See engine.game for how they count.
     lone_king_vs_three_moves: int | None = None  # lone king vs 3 kings / 2 kings + man / king + 2 men: 16
@@ -84,6 +88,8 @@ AMERICAN = Variant(
     quiet_limit_moves=40,
     endgame_rule=False,
     medium_depth_plies=8,
+    pdn_game_type=21,
+    pdn_win_points=1,
     aliases=("english", "checkers", "8x8"),
 )
 
@@ -101,6 +107,8 @@ INTERNATIONAL = Variant(
     quiet_limit_moves=25,
     endgame_rule=True,
     medium_depth_plies=6,
+    pdn_game_type=20,
+    pdn_win_points=2,
     lone_king_vs_three_moves=16,
     lone_king_vs_two_moves=5,
     lone_king_main_diagonal_moves=5,

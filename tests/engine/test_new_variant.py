@@ -6,9 +6,10 @@ draughts, played on an 8x8 board"; dctl's ``brazilian`` rules): 12 men each on 3
 first, men capture backward, kings fly, the capture that takes the most pieces is compulsory, and a
 man that passes its crowning row during a capture stays a man. The entry below and its evaluation
 entry are the only two places this test touches (``VARIANTS`` in engine/variants.py, ``EVALUATIONS``
-in engine/_eval.py); the move generator, the game record, the search, the levels, the command line
-and the Hub protocol all take the new game from them. The draw-rule numbers are International's,
-borrowed unchecked: perft counts no draws, and the rest only needs them to be some rule set's.
+in engine/_eval.py); the move generator, the game record, the search, the levels, the command line,
+the Hub protocol and PDN all take the new game from them. The draw-rule numbers and the PDN result's
+points are International's, borrowed unchecked: perft counts no draws, and the rest only needs them
+to be some rule set's.
 
 Perft of the start position, "drop duplicates" (one move per (from, to, captured set), as ours):
 dctl ``test/src/algo/traversal/initial/board_08x08.cpp`` (the "Standard validation generator moves"
@@ -32,6 +33,7 @@ from engine._eval import EVALUATIONS, Evaluation
 from engine.game import Game
 from engine.hub import HubEngine, format_position
 from engine.notation import coords_square, square_name
+from engine.pdn import PdnGame, read_text
 from engine.search import Limits, Searcher, choose_move
 from engine.variants import INTERNATIONAL, VARIANTS
 
@@ -49,6 +51,8 @@ BRAZILIAN = Variant(
     quiet_limit_moves=25,
     endgame_rule=True,
     medium_depth_plies=6,
+    pdn_game_type=26,  # PDN 3.0's GameType list: 26 Brazilian draughts
+    pdn_win_points=2,
     lone_king_vs_three_moves=16,
     lone_king_vs_two_moves=5,
     lone_king_main_diagonal_moves=5,
@@ -122,6 +126,12 @@ def test_the_whole_engine_plays_it(brazilian, capsys):
         game.play(text)
     again = Game.from_dict(json.loads(json.dumps(game.to_dict())))
     assert again.position == game.position and again.variant is brazilian
+    # PDN: written with its GameType, read back as the same game (by GameType, and by its first move)
+    text = PdnGame.from_game(game).pdn()
+    assert '[GameType "26"]' in text
+    assert read_text(text)[0].to_game().position == game.position
+    untyped = read_text(text.replace('[GameType "26"]\n', ""))[0]
+    assert untyped.variant is brazilian and untyped.to_game().position == game.position
     # the search and the levels, on the kernels already compiled for the other games
     searcher = Searcher(tt_size_mb=8)
     signatures = len(K.search.signatures)
