@@ -41,9 +41,9 @@ def kernels_cached() -> bool:
     public numba API says this: it reads the cache index through the dispatchers' internals, and
     another numba version answers False."""
     try:
-        from . import _movegen
+        from . import _draws, _movegen
 
-        dispatchers: tuple = (_movegen.generate, _movegen.make_move)  # numba's internals are not in its type hints
+        dispatchers: tuple = (_movegen.generate, _movegen.make_move, _draws.endgame_after)  # numba's internals are not in its type hints
         return all(k._cache._cache_file._load_index() for k in dispatchers)
     except Exception:
         return False

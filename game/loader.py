@@ -8,12 +8,16 @@ import time
 
 
 def warm_up_kernels() -> None:
-    """Compile (or load from numba's cache) the move generator the game itself uses."""
+    """Compile (or load from numba's cache) the kernels the game itself uses: the move generator and
+    the game record's draw counter (which runs on every move)."""
     from engine import VARIANTS, Position
+    from engine.game import Game
 
     for variant in VARIANTS.values():
         pos = Position.initial(variant)
         pos.play(pos.legal_moves()[0]).has_capture()
+        game = Game(variant)
+        game.play(game.position.legal_moves()[0])
 
 
 class Loader(threading.Thread):
