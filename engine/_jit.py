@@ -43,7 +43,8 @@ def kernels_cached() -> bool:
     try:
         from . import _draws, _movegen
 
-        dispatchers: tuple = (_movegen.generate, _movegen.make_move, _draws.endgame_after)  # numba's internals are not in its type hints
+        # numba's internals are not in its type hints
+        dispatchers: tuple = (_movegen.generate, _movegen.make_move, _draws.endgame_after)
         return all(k._cache._cache_file._load_index() for k in dispatchers)
     except Exception:
         return False

@@ -12,13 +12,13 @@ and the PDN 2.0 draft for American checkers (M. Cash, nemesis.info/pdn2.txt):
   algebraic ``c3-d4`` / ``c3d4`` in the engine's frame (engine.notation); strength marks glued or
   apart (``!``, ``?``, ``!!``, ``??``, ``!?``, ``?!``, ``(?)`` ...), NAGs ``$3``, and ``*`` glued to a move
   (a forced move, stored as NAG 7) -- a ``*`` on its own ends the game;
-* ``[GameType "20"]`` (International) or ``"21"`` (American): a variant's ``pdn_game_type`` in the
-  table; short or full (``"20,W,10,10,N2,0"``); any other type (Italian 22, Russian 25, Brazilian 26
-  ...) is reported as another rule set and its moves are not read. Without a GameType the squares decide: a game that names a square above 32 is
-  International; else a game from the standard start goes by the squares of its first move (the first
-  moves of the two games share no square: from 9-12 to 13-16 in American checkers, from 31-35 to 26-30 in
-  International draughts); else (a set-up position, no moves) it is International if its file names
-  a square above 32 anywhere, else American;
+* ``[GameType "20"]`` (International) or ``"21"`` (American): a variant's ``pdn_game_type`` in the table;
+  short or full (``"20,W,10,10,N2,0"``); any other type (Italian 22, Russian 25, Brazilian 26 ...) is
+  reported as another rule set and its moves are not read. Without a GameType the squares decide: a game
+  that names a square above 32 is International; else a game from the standard start goes by the squares
+  of its first move (the first moves of the two games share no square: from 9-12 to 13-16 in American
+  checkers, from 31-35 to 26-30 in International draughts); else (a set-up position, no moves) it is
+  International if its file names a square above 32 anywhere, else American;
 * ``[FEN "W:W31-50:B1-20"]`` (ranges, kings ``K``, a trailing period, lidraughts' ``:H0:F1`` tail);
 * UTF-8 with or without a BOM, UTF-16 with a BOM, else Windows-1252/Latin-1, line by line; CRLF or CR.
 
