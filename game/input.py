@@ -4,8 +4,10 @@ On the board a press on one of the mover's pieces is a press at once (it selects
 specification asks: "each step is a single press"), and moving the pointer on from there drags the
 piece (drag and drop). A press elsewhere on the board counts when the button comes up without the
 pointer having moved; if it moved, the drag turns the camera instead (orbit), so turning the view never
-deselects. The wheel zooms. Arrow keys move the board cursor, Enter or Space presses (or activates the
-button focused with Tab), Esc cancels.
+deselects. The wheel zooms the board, and scrolls the panel (or the list under the pointer); a press
+on a scrollbar or on scrolled content that is not a button drags it. Arrow keys move the board cursor,
+Enter or Space presses (or activates the button focused with Tab, which scrolls it into view), Esc
+cancels. Scrolling and focus are the interface's own state: they go to it directly, not as intents.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import pygame
 from game import intents as it
 
 DRAG_PIXELS = 6  # how far the pointer moves before a press becomes a drag
+WHEEL_PIXELS = 48  # one notch of the wheel scrolls the panel this far
 
 
 @dataclass(frozen=True)
@@ -55,7 +58,7 @@ _PRESS_KEYS = (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE)
 
 @dataclass
 class _Press:
-    kind: str  # "piece" (selected on press; may become a drag) | "board" (a press or an orbit) | "orbit"
+    kind: str  # "piece" (selected on press; may become a drag) | "board" (a press or an orbit) | "orbit" | "scroll"
     pos: tuple[int, int]
     square: int | None
     on_board: bool
@@ -109,8 +112,12 @@ class Input:
             else:
                 self._orbit_button = None
         elif t == pygame.MOUSEWHEEL:
-            if self.ui.layout.board.collidepoint(pygame.mouse.get_pos()):
-                out.append(Zoom(e.precise_y if hasattr(e, "precise_y") else e.y))
+            pos = pygame.mouse.get_pos()
+            steps = e.precise_y if hasattr(e, "precise_y") else e.y
+            if self.ui.layout.board.collidepoint(pos):
+                out.append(Zoom(steps))
+            else:
+                self.ui.scroll_at(pos, round(-steps * WHEEL_PIXELS))
         elif t == pygame.WINDOWLEAVE:
             self.ui.mouse = (-1, -1)
         elif t == pygame.KEYDOWN:
@@ -123,6 +130,9 @@ class Input:
         hit = self.ui.hit_at(pos)
         if hit is not None:
             out.append(hit.intent)
+            return
+        if self.ui.grab(pos):
+            self._press = _Press("scroll", pos, None, False)
             return
         if not self.ui.layout.board.collidepoint(pos):
             return
@@ -139,6 +149,9 @@ class Input:
             self._orbit_button = e.pos
         p = self._press
         if p is None:
+            return
+        if p.kind == "scroll":
+            self.ui.drag_to(e.pos)
             return
         if not p.moved:
             if abs(e.pos[0] - p.pos[0]) + abs(e.pos[1] - p.pos[1]) < DRAG_PIXELS:
@@ -157,7 +170,9 @@ class Input:
         p, self._press = self._press, None
         if p is None:
             return
-        if p.kind == "piece" and p.moved:
+        if p.kind == "scroll":
+            self.ui.release()
+        elif p.kind == "piece" and p.moved:
             assert p.square is not None  # a press on a piece
             square, _ = self.pick(*pos) if self.ui.layout.board.collidepoint(pos) else (None, False)
             out.append(it.PieceDropped(p.square, square))

@@ -6,9 +6,11 @@ from dataclasses import dataclass
 
 import pygame
 
-NARROW_WIDTH = 900  # below this the panel moves under the board
 MIN_PANEL_W, MAX_PANEL_W = 340, 440
 BAR_H = 58  # the bars above and below the 3D board
+VIEW_ROW_H = 42  # the view buttons' own row above the status line, on a narrow board
+STACKED_BARS_W = 600  # a board narrower than this has the status line under the view buttons
+BOARD_ASPECT = 1.25  # the angled board on screen is about this much wider than tall
 
 
 @dataclass(frozen=True)
@@ -21,7 +23,7 @@ class Layout:
     height: int
     board: pygame.Rect
     panel: pygame.Rect
-    narrow: bool
+    narrow: bool  # the panel is under the board
 
     def regions(self, over_view: bool) -> list[pygame.Rect]:
         """The parts of the window the interface draws on: the panel and the bars, and the 3D view
@@ -40,19 +42,33 @@ class Layout:
                 pygame.Rect(self.board.x, view.bottom, self.board.width, self.board.bottom - view.bottom))
 
     @property
+    def stacked_bars(self) -> bool:
+        """Whether the board is too narrow for the status line beside the view buttons: then the
+        top bar has the buttons in a row of their own and the status line under them."""
+        return self.board.width < STACKED_BARS_W
+
+    @property
     def view(self) -> pygame.Rect:
         bar = BAR_H if self.board.height >= 360 else BAR_H - 10
-        return pygame.Rect(self.board.x, self.board.y + bar, self.board.width, max(50, self.board.height - 2 * bar))
+        top = bar + (VIEW_ROW_H if self.stacked_bars else 0)
+        return pygame.Rect(self.board.x, self.board.y + top, self.board.width,
+                           max(50, self.board.height - top - bar))
+
+
+def _board_size(layout: Layout) -> float:
+    """About how large the 3D board is drawn in ``layout`` (it fills its view's width or height)."""
+    view = layout.view
+    return min(view.width, view.height * BOARD_ASPECT)
 
 
 def compute_layout(width: int, height: int) -> Layout:
-    """The panel to the right of the board; below it when the window is narrow (or taller than wide)."""
+    """The panel to the right of the board, or below it where that leaves the board larger (narrow or
+    portrait windows), as the specification has it."""
     width, height = max(width, 200), max(height, 200)
-    narrow = width < NARROW_WIDTH or width < height
-    if not narrow:
-        panel_w = min(MAX_PANEL_W, max(MIN_PANEL_W, int(width * 0.31)))
-        return Layout(width, height, pygame.Rect(0, 0, width - panel_w, height),
-                      pygame.Rect(width - panel_w, 0, panel_w, height), False)
+    panel_w = min(MAX_PANEL_W, max(MIN_PANEL_W, int(width * 0.31)))
+    beside = Layout(width, height, pygame.Rect(0, 0, width - panel_w, height),
+                    pygame.Rect(width - panel_w, 0, panel_w, height), False)
     board_h = int(min(width * 0.95, height * 0.56))
-    return Layout(width, height, pygame.Rect(0, 0, width, board_h),
-                  pygame.Rect(0, board_h, width, height - board_h), True)
+    below = Layout(width, height, pygame.Rect(0, 0, width, board_h),
+                   pygame.Rect(0, board_h, width, height - board_h), True)
+    return beside if _board_size(beside) >= _board_size(below) else below

@@ -1,14 +1,21 @@
 """The 2D interface, drawn with pygame onto one window-sized surface that the renderer lays over the
 3D board: the side panel (mode screen or game panel), the status line and the buttons on the board.
 
-Drawing a part rebuilds its list of pressable things (:class:`Hit`), each with the intent a press
-sends, so hit-testing always matches what is on screen. Each part of the surface (the panel; the
-bars around the 3D view) is redrawn only when something it shows has changed.
+The panel is a list of sections (``_mode_sections``, ``_game_sections``) laid out by
+``game.ui.column``: one column beside the board, two under it when the panel is wide, scrolled when
+they don't fit (see that module for how to add a section). Drawing a part rebuilds its list of
+pressable things (:class:`Hit`), each with the intent a press sends and the area it can be pressed in
+(scrolled content is clipped), so hit-testing always matches what is on screen; it also lists every
+widget's rectangle (:attr:`Interface.widgets`), which the layout tests check. Each part of the surface
+(the panel; the bars around the 3D view) is redrawn only when something it shows has changed.
 """
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import partial
+from typing import Iterator
 
 import pygame
 
@@ -19,9 +26,12 @@ from game.phases import ChoosingMode, InGame, Level
 from game.settings import Notation, View
 
 from . import theme as th
+from .column import SECTION_GAP, Placed, ScrollView, Section, arrange, column_height
 from .layout import Layout, compute_layout
 
 RULES_PER_ROW = 2  # rule-set buttons side by side on the mode screen
+TWO_COLUMNS_W = 640  # a panel at least this wide (under the board) has two columns
+MOVE_LIST_ROWS = 6  # the move list shows at least this many rows (it scrolls)
 LEVEL_TITLES = {Level.EASY: "Easy", Level.MEDIUM: "Medium", Level.HARD: "Hard"}
 VIEW_TITLES = {View.ANGLED: "Angled", View.TOP: "Top-down"}
 SETTING_LABELS = {
@@ -41,12 +51,46 @@ CONTROLS_HELP = (
 
 @dataclass(frozen=True)
 class Hit:
-    """Something pressable on screen: its rectangle, the intent it sends, a stable id for focus."""
+    """Something pressable on screen: its rectangle, the intent it sends, a stable id for focus.
+    ``clip`` is the area it can be pressed in (None: anywhere on its rectangle): a hit in scrolled
+    content may lie partly or wholly outside it. ``views`` names the scroll views it lies in, outermost
+    first."""
 
     rect: pygame.Rect
     intent: object
     id: str
     enabled: bool = True
+    clip: pygame.Rect | None = None
+    views: tuple[str, ...] = ()
+
+    @property
+    def visible(self) -> pygame.Rect:
+        """The part of it on screen."""
+        return self.rect if self.clip is None else self.rect.clip(self.clip)
+
+
+@dataclass(frozen=True)
+class Widget:
+    """Something drawn (a line of text, a button, the table), as the layout tests see it."""
+
+    rect: pygame.Rect
+    what: str
+    clip: pygame.Rect | None = None
+    views: tuple[str, ...] = ()
+
+    @property
+    def visible(self) -> pygame.Rect:
+        return self.rect if self.clip is None else self.rect.clip(self.clip)
+
+
+@dataclass
+class _Grab:
+    """A drag on a scroll view: its scrollbar's thumb (``thumb``) or its content."""
+
+    view: str
+    thumb: bool
+    anchor: int  # the pointer's row minus the thumb's top, or the pointer's row and the offset
+    offset: int = 0
 
 
 class Interface:
@@ -56,6 +100,8 @@ class Interface:
         self.layout: Layout = compute_layout(*size)
         self.surface = pygame.Surface(size, pygame.SRCALPHA)
         self.hits: list[Hit] = []
+        self.widgets: list[Widget] = []  # what the last render drew where (panel and bars)
+        self.views: dict[str, ScrollView] = {}  # the scroll views by name ("panel", "moves")
         self.mouse: tuple[int, int] = (-1, -1)
         self.focus: str | None = None  # id of the focused hit (Tab), None: the board
         self.countdown: str | None = None  # the draw countdown shown below the board, if any
@@ -65,6 +111,13 @@ class Interface:
         self._bars_key: tuple | None = None
         self._panel_hits: list[Hit] = []
         self._bar_hits: list[Hit] = []
+        self._panel_widgets: list[Widget] = []
+        self._bar_widgets: list[Widget] = []
+        self._view_order: list[str] = []  # the scroll views drawn, outermost first
+        self._clip: pygame.Rect | None = None  # where what is drawn now can be seen and pressed
+        self._in_views: tuple[str, ...] = ()
+        self._measuring = False
+        self._grab: _Grab | None = None
         self._hover: str | None = None
         self._now = 0.0
 
@@ -78,15 +131,13 @@ class Interface:
     def hit_at(self, pos) -> Hit | None:
         """The enabled hit under ``pos`` (the last drawn wins: overlays are drawn after the panel)."""
         for h in reversed(self.hits):
-            if h.enabled and h.rect.collidepoint(pos):
+            if h.enabled and h.rect.collidepoint(pos) and (h.clip is None or h.clip.collidepoint(pos)):
                 return h
         return None
 
-    def over_panel(self, pos) -> bool:
-        return self.layout.panel.collidepoint(pos) or self.hit_at(pos) is not None
-
     def move_focus(self, step: int) -> None:
-        """Tab / Shift-Tab: the next pressable thing; past the last one the focus returns to the board."""
+        """Tab / Shift-Tab: the next pressable thing, scrolled into view; past the last one the focus
+        returns to the board."""
         ids = [h.id for h in self.hits if h.enabled and not h.id.startswith("cell:")]
         if not ids:
             self.focus = None
@@ -94,12 +145,70 @@ class Interface:
         order = [None] + ids
         i = order.index(self.focus) if self.focus in order else 0
         self.focus = order[(i + step) % len(order)]
+        if self.focus is not None:
+            self.reveal(self.focus)
 
     def focused_intent(self):
         for h in self.hits:
             if h.id == self.focus and h.enabled:
                 return h.intent
         return None
+
+    # --- scrolling ------------------------------------------------------------------------------
+
+    def reveal(self, hit_id: str) -> None:
+        """Scroll the views a hit lies in so that it is in view (it shows at the next render)."""
+        hit = next((h for h in self.hits if h.id == hit_id), None)
+        if hit is None:
+            return
+        rect = hit.rect
+        for name in reversed(hit.views):  # innermost first, then the views around it
+            view = self.views[name]
+            moved = view.reveal(rect.top, rect.bottom)
+            rect = rect.move(0, -moved).clip(view.rect) or view.rect
+
+    def scroll_at(self, pos, dy: int) -> bool:
+        """The wheel over ``pos``: scroll the innermost view there that can move ``dy`` pixels that way."""
+        for name in reversed(self._view_order):
+            view = self.views[name]
+            if view.rect.collidepoint(pos) and view.scroll_by(dy):
+                return True
+        return False
+
+    def grab(self, pos) -> bool:
+        """A press that no button took: on a scrollbar it grabs the thumb (a press beside the thumb
+        first moves it there), on scrolled content it drags the content; False elsewhere."""
+        for name in reversed(self._view_order):
+            view = self.views[name]
+            thumb = view.thumb()
+            if thumb is None or not view.rect.collidepoint(pos):
+                continue
+            if view.track().inflate(8, 0).collidepoint(pos):
+                if not thumb.collidepoint(pos):
+                    view.scroll_to(view.offset_for_thumb_top(pos[1] - thumb.height // 2))
+                    thumb = view.thumb() or thumb
+                self._grab = _Grab(name, True, pos[1] - thumb.top)
+            else:
+                self._grab = _Grab(name, False, pos[1], view.offset)
+            return True
+        return False
+
+    def drag_to(self, pos) -> None:
+        """The pointer moved while a scroll view is grabbed."""
+        g = self._grab
+        if g is None:
+            return
+        view = self.views[g.view]
+        if g.thumb:
+            view.scroll_to(view.offset_for_thumb_top(pos[1] - g.anchor))
+        else:
+            view.scroll_to(g.offset - (pos[1] - g.anchor))
+
+    def release(self) -> None:
+        self._grab = None
+
+    def _offsets(self) -> tuple:
+        return tuple((name, v.offset) for name, v in self.views.items())
 
     # --- drawing --------------------------------------------------------------------------------
 
@@ -110,13 +219,14 @@ class Interface:
         hover = self.hit_at(self.mouse)
         self._hover = hover.id if hover else None
         state = (c.version, self._hover, self.focus, self.layout.width, self.layout.height)
-        panel_key = (state, loading)
+        grabbed = self._grab.view if self._grab is not None else None
+        panel_key = (state, loading, self._offsets(), grabbed)
         # the status line's dots move while the computer thinks: only the bars redraw for them
         bars_key = (state, int(now * 3) if c.waiting_for_opponent else 0)
         self.redrawn = []
         if panel_key != self._panel_key:
-            self._panel_key = panel_key
             self._draw_panel(c, loading)
+            self._panel_key = (state, loading, self._offsets(), grabbed)  # as laid out (clamped, following)
             self.redrawn.append(self.layout.panel)
         if bars_key != self._bars_key:
             self._bars_key = bars_key
@@ -124,19 +234,26 @@ class Interface:
             self._draw_bars(c)
             self.redrawn.extend((*self.layout.bars, self.layout.view))
         self.hits = self._panel_hits + self._bar_hits  # the bars' last: they may lie over the view
+        self.widgets = self._panel_widgets + self._bar_widgets
         return bool(self.redrawn)
 
     def _draw_panel(self, c: Controller, loading: str | None) -> None:
         self.hits = self._panel_hits = []
+        self.widgets = self._panel_widgets = []
+        self._view_order = []
         pygame.draw.rect(self.surface, th.PANEL, self.layout.panel)
         match c.phase:
             case ChoosingMode() as choosing:
-                self._mode_panel(c, choosing, loading)
+                head, columns = self._mode_sections(c, choosing, loading)
+                key: tuple = ("mode",)
             case InGame() as play:
-                self._game_panel(c, play)
+                head, columns = self._game_sections(c, play)
+                key = ("game", id(play.game))
+        self._lay_out(head, columns, key)
 
     def _draw_bars(self, c: Controller) -> None:
         self.hits = self._bar_hits = []
+        self.widgets = self._bar_widgets = []
         self.surface.fill((0, 0, 0, 0), self.layout.view)
         for bar in self.layout.bars:
             self.surface.fill(th.BACKGROUND, bar)
@@ -144,6 +261,93 @@ class Interface:
         self.over_view = False
         if c.in_game is not None:
             self._board_overlays(c, c.in_game)
+
+    # --- layout ---------------------------------------------------------------------------------
+
+    def _columns(self) -> tuple[int, int]:
+        """How many columns the panel has, and their width."""
+        p = self.layout.panel
+        n = 2 if p.width >= TWO_COLUMNS_W else 1
+        return n, (p.width - 2 * th.PAD - (n - 1) * th.PAD) // n
+
+    def _lay_out(self, head: list[Section], columns: list[list[Section]], key: tuple) -> None:
+        """Measure the sections, stack them (``column.arrange``) and draw them in the panel, scrolled."""
+        p = self.layout.panel
+        full_w = p.width - 2 * th.PAD
+        _, col_w = self._columns()
+        placed_head = arrange([(s, self._measure(s, full_w)) for s in head], 0)
+        head_h = column_height(placed_head)
+        if head_h:
+            head_h += SECTION_GAP
+        room = p.height - 2 * th.PAD - head_h
+        placed = [arrange([(s, self._measure(s, col_w)) for s in col], room) for col in columns]
+        content_h = 2 * th.PAD + head_h + max((column_height(col) for col in placed), default=0)
+        with self._scrolled("panel", p, content_h, key) as offset:
+            top = p.y + th.PAD - offset
+            self._draw_placed(placed_head, p.x + th.PAD, top, full_w)
+            for i, col in enumerate(placed):
+                self._draw_placed(col, p.x + th.PAD + i * (col_w + th.PAD), top + head_h, col_w)
+
+    def _measure(self, s: Section, w: int) -> int:
+        """How tall section ``s`` is at width ``w`` (a fill section: at its minimum height): it is drawn
+        with nothing reaching the surface and nothing recorded."""
+        saved = self.hits, self.widgets, self.surface.get_clip(), self._measuring
+        self.hits, self.widgets, self._measuring = [], [], True
+        self.surface.set_clip(pygame.Rect(0, 0, 0, 0))
+        try:
+            return s.draw(0, 0, w, s.min_h) if s.fill else s.draw(0, 0, w)
+        finally:
+            self.hits, self.widgets, clip, self._measuring = saved
+            self.surface.set_clip(clip)
+
+    @staticmethod
+    def _draw_placed(placed: list[Placed], x: int, top: int, w: int) -> None:
+        for pl in placed:
+            s = pl.section
+            if s.fill:
+                s.draw(x, top + pl.y, w, pl.h)
+            else:
+                s.draw(x, top + pl.y, w)
+
+    @contextmanager
+    def _scrolled(self, name: str, rect: pygame.Rect, content_h: int, key=None, *, follows_end: bool = False,
+                  news=None) -> Iterator[int]:
+        """Draw content ``content_h`` tall in ``rect``, scrolled as the view ``name`` is: yields how far
+        down it is scrolled (subtract it from the rows drawn), clips what is drawn and pressed to
+        ``rect``, and draws the scrollbar after. ``key`` names what the view shows (a change scrolls
+        it back to its start); for a view that ``follows_end``, a change of ``news`` brings the end
+        into view."""
+        if self._measuring:
+            yield 0
+            return
+        view = self.views.get(name)
+        if view is None:
+            view = self.views[name] = ScrollView(follows_end)
+        view.update(rect, content_h, key, news)
+        self._view_order.append(name)
+        outer_clip, outer_views, surface_clip = self._clip, self._in_views, self.surface.get_clip()
+        clip = pygame.Rect(rect) if outer_clip is None else rect.clip(outer_clip)
+        self._clip, self._in_views = clip, outer_views + (name,)
+        self.surface.set_clip(clip)
+        try:
+            yield view.offset
+        finally:
+            self._clip, self._in_views = outer_clip, outer_views
+            self.surface.set_clip(surface_clip)
+        self._scrollbar(name, view)
+
+    def _scrollbar(self, name: str, view: ScrollView) -> None:
+        thumb = view.thumb()
+        if thumb is None:
+            return
+        grabbed = self._grab is not None and self._grab.view == name
+        pygame.draw.rect(self.surface, th.CARD, view.track(), border_radius=3)
+        pygame.draw.rect(self.surface, th.lighter(th.MUTED, 40) if grabbed else th.MUTED, thumb, border_radius=3)
+
+    def _note(self, rect, what: str) -> None:
+        """Record a widget drawn at ``rect`` (for the layout tests)."""
+        if not self._measuring:
+            self.widgets.append(Widget(pygame.Rect(rect), what, self._clip, self._in_views))
 
     # --- primitives -----------------------------------------------------------------------------
 
@@ -170,7 +374,9 @@ class Interface:
         if img.get_width() > rect.width - 12:
             img = th.text(th.small_font(), label, fg)
         self.surface.blit(img, img.get_rect(center=rect.center))
-        self.hits.append(Hit(rect, intent, hit_id, enabled))
+        if not self._measuring:
+            self.hits.append(Hit(rect, intent, hit_id, enabled, self._clip, self._in_views))
+        self._note(rect, hit_id)
         return rect
 
     def _label(self, x, y, value: str, f=None, colour=th.TEXT, right: int | None = None) -> int:
@@ -179,26 +385,28 @@ class Interface:
         if right is not None:
             x = right - img.get_width()
         self.surface.blit(img, (x, y))
+        self._note((x, y, img.get_width(), img.get_height()), f"text:{value}")
         return img.get_height()
 
     @staticmethod
-    def _lines(f, value: str, w: int) -> list[str]:
-        """``value`` broken into lines no wider than ``w``."""
+    def _lines(f, value: str, w: int, sep: str = " ") -> list[str]:
+        """``value`` broken into lines no wider than ``w``, between the parts that ``sep`` separates
+        (words; `` · `` keeps "you play Black" together)."""
         lines, line = [], ""
-        for word in value.split():
-            trial = f"{line} {word}".strip()
+        for part in value.split(sep):
+            trial = f"{line}{sep}{part}".strip() if line else part.strip()
             if f.size(trial)[0] > w and line:
                 lines.append(line)
-                line = word
+                line = part.strip()
             else:
                 line = trial
         return lines + [line] if line else lines
 
-    def _wrapped(self, x, y, w, value: str, f=None, colour=th.TEXT) -> int:
+    def _wrapped(self, x, y, w, value: str, f=None, colour=th.TEXT, sep: str = " ") -> int:
         """Text wrapped to width ``w``; returns the height used."""
         f = f or th.body_font()
         top = y
-        for line in self._lines(f, value, w):
+        for line in self._lines(f, value, w, sep):
             y += self._label(x, y, line, f, colour) + 2
         return y - top
 
@@ -225,120 +433,139 @@ class Interface:
 
     # --- the mode screen ------------------------------------------------------------------------
 
-    def _mode_panel(self, c: Controller, choosing: ChoosingMode, loading: str | None) -> None:
-        p = self.layout.panel
-        two = p.width >= 640
-        col_w = (p.width - 3 * th.PAD) // 2 if two else p.width - 2 * th.PAD
-        x, y = p.x + th.PAD, p.y + th.PAD
+    def _mode_sections(self, c: Controller, choosing: ChoosingMode,
+                       loading: str | None) -> tuple[list[Section], list[list[Section]]]:
+        """The mode screen: the rules, then how to play; the settings at the bottom."""
+        head = [Section("title", self._mode_title)]
+        first = [Section("rules", partial(self._rules, c)),
+                 Section("vs-computer", partial(self._vs_computer, c))]
+        second = [Section("play-second", partial(self._play_second, c)),
+                  Section("hotseat", self._hotseat),
+                  Section("back", partial(self._back, choosing)),
+                  Section("loading", partial(self._loading, loading)),
+                  Section("notes", partial(self._notes, c)),
+                  Section("controls-help", self._controls_help, optional=True),
+                  Section("spacer", lambda x, y, w, h: h, fill=True),
+                  Section("settings", partial(self._settings, c))]
+        return head, ([first, second] if self._columns()[0] == 2 else [first + second])
+
+    def _mode_title(self, x, y, w) -> int:
+        top = y
         y += self._label(x, y, "Checkers 3D", th.title_font()) + 2
-        y += self._label(x, y, "Choose the rules, then how to play.", th.body_font(), th.MUTED) + 14
+        y += self._wrapped(x, y, w, "Choose the rules, then how to play.", th.body_font(), th.MUTED)
+        return y - top
+
+    def _rules(self, c: Controller, x, y, w) -> int:
+        top = y
         variant = c.variant
         y += self._heading(x, y, "Rules")
-        bw = (col_w - (RULES_PER_ROW - 1) * th.GAP) // RULES_PER_ROW
+        bw = (w - (RULES_PER_ROW - 1) * th.GAP) // RULES_PER_ROW
         for i, rules in enumerate(VARIANTS.values()):
             row, col = divmod(i, RULES_PER_ROW)
             self._button((x + col * (bw + th.GAP), y + row * (40 + th.GAP), bw, 40), rules.title,
                          it.ChooseRules(rules.name), active=variant.name == rules.name, hit_id=f"rules:{rules.name}")
         y += (len(VARIANTS) + RULES_PER_ROW - 1) // RULES_PER_ROW * (40 + th.GAP) - th.GAP + 6
         size = f"{variant.size}×{variant.size}, {variant.rows_of_men * variant.row_width} pieces each"
-        y += self._label(x, y, size, th.small_font(), th.MUTED) + 16
+        y += self._label(x, y, size, th.small_font(), th.MUTED)
+        return y - top
 
+    def _vs_computer(self, c: Controller, x, y, w) -> int:
+        top = y
+        variant = c.variant
         first = variant.first_player.label.capitalize()
-        second = variant.first_player.opponent.label.capitalize()
         y += self._heading(x, y, "Play vs computer")
         y += self._label(x, y, f"You play first ({first})", th.small_font(), th.MUTED) + 6
         results = c.storage.results().get(variant.name, {}) if c.storage is not None else {}
-        bw = min(150, col_w // 2)
+        f = th.small_font()
+        bw = min(150, (w - 12) * 2 // 5)
         for level in Level:
             self._button((x, y, bw, th.BUTTON_H), LEVEL_TITLES[level], it.StartGame(level), hit_id=f"level:{level}")
             r = results.get(level, {})
             summary = f"{r.get('win', 0)} won · {r.get('draw', 0)} drawn · {r.get('loss', 0)} lost"
-            self._label(x + bw + 12, y + 8, summary, th.small_font(), th.MUTED)
+            lines = self._lines(f, summary, w - bw - 12, " · ")
+            ty = y + (th.BUTTON_H - len(lines) * (f.get_linesize() + 2)) // 2
+            self._wrapped(x + bw + 12, ty, w - bw - 12, summary, f, th.MUTED, " · ")
             y += th.BUTTON_H + th.GAP
-        if two:  # the rest goes in the second column
-            x, y = p.x + 2 * th.PAD + col_w, p.y + th.PAD + 4
-        else:
-            y += 6
-        self._button((x, y, col_w, th.BUTTON_H), "Play second · Medium",
-                     it.StartGame(Level.MEDIUM, play_second=True))
-        y += th.BUTTON_H + 4
-        y += self._label(x, y, f"The computer opens; you play {second}", th.small_font(), th.MUTED) + 12
-        self._button((x, y, col_w, th.BUTTON_H), "2 players on this device", it.StartGame(None))
-        y += th.BUTTON_H + 14
-        left = choosing.left
-        if left is not None and not left.game.is_over and left.game.moves:
-            self._button((x, y, col_w, th.BUTTON_H), "Back to the game in progress", it.ContinueSaved(),
-                         style="primary")
-            y += th.BUTTON_H + 14
+        return y - th.GAP - top
 
-        x2, y2 = x, y
-        if loading:
-            f = th.small_font()
-            lines = len(self._lines(f, loading, col_w - 16))
-            self._pill(pygame.Rect(x2, y2, col_w, lines * (f.get_linesize() + 2) + 16), th.CARD)
-            y2 += self._wrapped(x2 + 8, y2 + 8, col_w - 16, loading, f, th.ACCENT) + 16 + 12
-        y2 = self._notes(c, x2, y2, col_w)
-        settings_y = max(y2, p.bottom - th.PAD - self._settings_height(col_w))
-        help_lines = [self._lines(th.small_font(), line, col_w) for line in CONTROLS_HELP]
-        help_h = 22 + sum(len(lines) * (th.small_font().get_linesize() + 2) + 4 for lines in help_lines)
-        if settings_y - y2 >= help_h + 12:
-            y2 += self._heading(x2, y2, "Controls")
-            for line in CONTROLS_HELP:
-                y2 += self._wrapped(x2, y2, col_w, line, th.small_font(), th.MUTED) + 4
-        self._settings(c, x2, settings_y, col_w)
+    def _play_second(self, c: Controller, x, y, w) -> int:
+        top = y
+        second = c.variant.first_player.opponent.label.capitalize()
+        self._button((x, y, w, th.BUTTON_H), "Play second · Medium", it.StartGame(Level.MEDIUM, play_second=True))
+        y += th.BUTTON_H + 4
+        y += self._wrapped(x, y, w, f"The computer opens; you play {second}", th.small_font(), th.MUTED)
+        return y - top
+
+    def _hotseat(self, x, y, w) -> int:
+        self._button((x, y, w, th.BUTTON_H), "2 players on this device", it.StartGame(None))
+        return th.BUTTON_H
+
+    def _back(self, choosing: ChoosingMode, x, y, w) -> int:
+        left = choosing.left
+        if left is None or left.game.is_over or not left.game.moves:
+            return 0
+        self._button((x, y, w, th.BUTTON_H), "Back to the game in progress", it.ContinueSaved(), style="primary")
+        return th.BUTTON_H
+
+    def _loading(self, loading: str | None, x, y, w) -> int:
+        if not loading:
+            return 0
+        f = th.small_font()
+        lines = len(self._lines(f, loading, w - 16))
+        self._pill(pygame.Rect(x, y, w, lines * (f.get_linesize() + 2) + 16), th.CARD)
+        return self._wrapped(x + 8, y + 8, w - 16, loading, f, th.ACCENT) + 16
 
     def _notes(self, c: Controller, x, y, w) -> int:
         if not c.notes:
-            return y
+            return 0
         top = y
         y += 8
         for note in c.notes:
             y += self._wrapped(x + 8, y, w - 16, note, th.small_font(), th.TEXT) + 4
         pygame.draw.rect(self.surface, th.DANGER, (x - 2, top, 3, y - top))
         self._button((x + w - 70, y, 70, 26), "OK", it.DismissNotes(), font=th.small_font(), hit_id="notes:ok")
-        return y + 26 + 12
+        return y + 26 - top
 
-    def _settings_height(self, w) -> int:
-        return 20 + 2 * (28 + th.GAP)
+    def _controls_help(self, x, y, w) -> int:
+        top = y
+        y += self._heading(x, y, "Controls")
+        for line in CONTROLS_HELP:
+            y += self._wrapped(x, y, w, line, th.small_font(), th.MUTED) + 4
+        return y - 4 - top
 
     def _settings(self, c: Controller, x, y, w) -> int:
+        top = y
         y += self._heading(x, y, "Settings")
         items = [(fmt(getattr(c.settings, name)), it.ToggleSetting(name), {"hit_id": f"set:{name}"})
                  for name, fmt in SETTING_LABELS.items()]
-        return y + self._flow(x, y, w, items, h=28, f=th.small_font(), pad=10)
+        return y + self._flow(x, y, w, items, h=28, f=th.small_font(), pad=10) - top
 
     # --- the game panel -------------------------------------------------------------------------
 
-    def _game_panel(self, c: Controller, play: InGame) -> None:
+    def _game_sections(self, c: Controller, play: InGame) -> tuple[list[Section], list[list[Section]]]:
         """One column (the table with the counts beside it, then buttons, legal moves, the move list,
         settings) or, when the panel is wide (under the board), two columns."""
-        p = self.layout.panel
-        two = p.width >= 640
-        col_w = (p.width - 3 * th.PAD) // 2 if two else p.width - 2 * th.PAD
-        x1 = p.x + th.PAD
-        x2 = p.x + 2 * th.PAD + col_w if two else x1
-        y = p.y + th.PAD
-        y += self._wrapped(x1, y, p.width - 2 * th.PAD, self._title(c, play), th.body_font(), th.MUTED) + 8
-        top = y
-        n = c.variant.size
-        if two:
-            table_w = min(col_w, int((p.bottom - y - th.PAD - 150) * 1.0))
-        else:
-            table_w = min(224, col_w - 132)
-        bottom_of_table = self._table(c, play, x1, y, max(14 * n, table_w))
-        if two:
-            y = self._controls(c, play, x1, bottom_of_table + 12, col_w)
-            y = self._notes(c, x2, top, col_w)
-            y = self._info(c, play, x2, y, col_w)
-        else:
-            table_right = x1 + max(14 * n, table_w) // n * n
-            self._info(c, play, table_right + 14, top + 22, x1 + col_w - table_right - 14, compact=True)
-            y = self._controls(c, play, x1, bottom_of_table + 12, col_w)
-            y = self._notes(c, x1, y + 12, col_w)
-        y = self._legal_moves(c, play, x2, y + 12, col_w)
-        bottom = p.bottom - th.PAD - self._settings_height(col_w)
-        self._move_list(c, play, x2, y + 8, col_w, bottom - 8 - (y + 8))
-        self._settings(c, x2, bottom, col_w)
+        n, col_w = self._columns()
+        head = [Section("title", partial(self._game_title, c, play))]
+        moves = Section("moves", partial(self._move_list, c, play), fill=True,
+                        min_h=self._move_list_height(MOVE_LIST_ROWS))
+        rest = [Section("legal-moves", partial(self._legal_moves, c, play)), moves,
+                Section("settings", partial(self._settings, c))]
+        size = c.variant.size
+        if n == 2:
+            room = self.layout.panel.height - 2 * th.PAD - 60
+            table_w = max(14 * size, min(col_w, room - 150))
+            first = [Section("table", partial(self._table, c, play, table_w)),
+                     Section("controls", partial(self._controls, c, play))]
+            return head, [first, [Section("notes", partial(self._notes, c)),
+                                  Section("info", partial(self._info, c, play)), *rest]]
+        table_w = max(14 * size, min(224, col_w - 132))
+        return head, [[Section("table", partial(self._table_and_info, c, play, table_w)),
+                       Section("controls", partial(self._controls, c, play)),
+                       Section("notes", partial(self._notes, c)), *rest]]
+
+    def _game_title(self, c: Controller, play: InGame, x, y, w) -> int:
+        return self._wrapped(x, y, w, self._title(c, play), th.body_font(), th.MUTED)
 
     @staticmethod
     def _title(c: Controller, play: InGame) -> str:
@@ -349,12 +576,22 @@ class Interface:
             how = "2 players on this device"
         return f"{c.variant.title} · {how}"
 
-    def _table(self, c: Controller, play: InGame, x, y, w) -> int:
-        """The "Button controls" table: the board as buttons, turned like the 3D board, ``w`` wide."""
+    def _table_and_info(self, c: Controller, play: InGame, table_w: int, x, y, w) -> int:
+        """The table with the counts beside it (one column)."""
+        bottom = self._table(c, play, table_w, x, y, w)
+        n = c.variant.size
+        right = x + table_w // n * n + 14
+        info = self._info(c, play, right, y + 22, x + w - right, compact=True)
+        return max(bottom, info + 22)
+
+    def _table(self, c: Controller, play: InGame, table_w: int, x, y, w) -> int:
+        """The "Button controls" table: the board as buttons, turned like the 3D board, ``table_w``
+        wide. Returns the height used."""
         v = c.variant
         n = v.size
+        top = y
         y += self._heading(x, y, "Button controls")
-        cell = max(14, min(w // n, 44))
+        cell = max(14, min(table_w // n, 44))
         pieces = play.game.position.pieces()
         targets, rings = c.targets(), c.final_rings()
         capturers = c.capturers()
@@ -381,7 +618,8 @@ class Interface:
                 if self._hover == hit_id:
                     colour = th.lighter(colour, 25)
                 pygame.draw.rect(self.surface, colour, rect)
-                self.hits.append(Hit(rect, it.SquarePressed(sq), hit_id))
+                if not self._measuring:
+                    self.hits.append(Hit(rect, it.SquarePressed(sq), hit_id, True, self._clip, self._in_views))
                 piece = pieces.get(sq)
                 r = int(cell * 0.38)
                 if piece is not None:
@@ -404,16 +642,19 @@ class Interface:
                     self.surface.blit(th.text(font, str(sq), (235, 215, 180)), (rect.x + 2, rect.y + 1))
                 if sq == cursor:
                     pygame.draw.rect(self.surface, th.FOCUS, rect, width=3)
-        pygame.draw.rect(self.surface, th.CARD_EDGE, (x - 1, y - 1, n * cell + 2, n * cell + 2), width=1)
-        return y + n * cell
+        board = pygame.Rect(x - 1, y - 1, n * cell + 2, n * cell + 2)
+        pygame.draw.rect(self.surface, th.CARD_EDGE, board, width=1)
+        self._note(board, "table")
+        return y + n * cell - top
 
     def _controls(self, c: Controller, play: InGame, x, y, w) -> int:
         g = play.game
         human = c.is_human_turn()
+        top = y
         if c.confirming_resign:
             y += self._label(x, y, "Resign this game?", th.body_font(), th.TEXT) + 6
             return y + self._flow(x, y, w, [("Yes, resign", it.ConfirmResign(), {"style": "danger"}),
-                                            ("Keep playing", it.Cancel(), {})])
+                                            ("Keep playing", it.Cancel(), {})]) - top
         can_offer = human and g.can_offer_draw()[0]
         self._button((x, y, w, th.BUTTON_H), "Offer a draw with your next move", it.OfferDraw(),
                      enabled=human and (can_offer or c.offer_armed), active=c.offer_armed, hit_id="btn:offer")
@@ -427,12 +668,14 @@ class Interface:
                  ("Play again", it.PlayAgain(), {}),
                  ("Change mode", it.ChangeMode(), {}),
                  ("Flip board", it.FlipBoard(), {})]
-        return y + self._flow(x, y, w, items, f=th.small_font(), pad=10)
+        return y + self._flow(x, y, w, items, f=th.small_font(), pad=10) - top
 
     def _info(self, c: Controller, play: InGame, x, y, w, compact: bool = False) -> int:
-        """Pieces left (men and kings), moves left before an automatic draw, the last move."""
+        """Pieces left (men and kings), moves left before an automatic draw, the last move. Returns
+        the height used."""
         g = play.game
         pos = g.position
+        top = y
         f = th.small_font() if compact else th.body_font()
         y += self._heading(x, y, "Pieces left")
         for color in (c.variant.first_player, c.variant.first_player.opponent):
@@ -444,7 +687,7 @@ class Interface:
             counts = f"{men} {'man' if men == 1 else 'men'} · {kings} {'king' if kings == 1 else 'kings'}"
             if compact:
                 y += self._label(x + 18, y, color.label.capitalize(), f)
-                y += self._label(x + 18, y, counts, f, th.MUTED) + 6
+                y += self._wrapped(x + 18, y, w - 18, counts, f, th.MUTED, " · ") + 4
             else:
                 self._label(x + 20, y, color.label.capitalize(), f)
                 y += self._label(x + 90, y, counts, f) + 3
@@ -456,23 +699,33 @@ class Interface:
         if last is not None:
             move, before = last
             y += self._wrapped(x, y, w, f"Last move: {c.move_text(move, before)}", th.small_font(), th.MUTED)
-        return y
+        return y - top
 
     def _legal_moves(self, c: Controller, play: InGame, x, y, w) -> int:
+        top = y
         y += self._heading(x, y, "Legal moves")
         moves = c.legal_moves()
         if not moves:
             text = "—" if play.game.is_over else "Waiting for the computer…"
-            return y + self._label(x, y, text, th.small_font(), th.MUTED) + 4
+            return y + self._label(x, y, text, th.small_font(), th.MUTED) - top
         texts = sorted(((c.move_text(m), m) for m in moves), key=lambda tm: (tm[1].start, tm[1].end, tm[0]))
         items = [(text, it.PlayMoveFromList(m), {"hit_id": f"move:{text}"}) for text, m in texts]
-        return y + self._flow(x, y, w, items, h=26, f=th.small_font(), pad=8) + 4
+        return y + self._flow(x, y, w, items, h=26, f=th.small_font(), pad=8) - top
 
-    def _move_list(self, c: Controller, play: InGame, x, y, w, h) -> None:
-        if h < 40:
-            return
+    @staticmethod
+    def _move_list_height(rows: int) -> int:
+        return th.heading_font().get_linesize() + 6 + rows * (th.small_font().get_linesize() + 2)
+
+    def _move_list(self, c: Controller, play: InGame, x, y, w, h) -> int:
+        """The moves played, a row per move of each side, in a list of its own that scrolls (it
+        follows the latest move unless the player scrolled up). Fills height ``h``."""
+        top = y
         y += self._heading(x, y, "Moves")
         g = play.game
+        f = th.small_font()
+        if not g.ply:
+            self._label(x, y, "No moves yet", f, th.MUTED)
+            return h
         rows: list[tuple[int, str, str]] = []
         for before, move, offered in zip(g.positions, g.moves, g.draw_offers, strict=False):
             text = c.move_text(move, before) + (" (=)" if offered else "")
@@ -481,72 +734,98 @@ class Interface:
                 rows.append((len(rows) + 1, text if first else "…", "" if first else text))
             else:
                 rows[-1] = (rows[-1][0], rows[-1][1], text)
-        line_h = th.small_font().get_linesize() + 2
-        fit = max(1, (h - 24) // line_h)
-        f = th.small_font()
-        if not rows:
-            self._label(x, y, "No moves yet", f, th.MUTED)
-            return
-        if len(rows) > fit:
-            rows = rows[-fit:]
-        for number, a, b in rows:
-            self._label(x, y, f"{number}.", f, th.MUTED, right=x + 34)
-            self._label(x + 42, y, a, f)
-            self._label(x + 42 + min(120, w // 2), y, b, f)
-            y += line_h
+        line_h = f.get_linesize() + 2
+        box = pygame.Rect(x, y, w, (top + h - y) // line_h * line_h)  # whole rows at either end
+        with self._scrolled("moves", box, len(rows) * line_h, id(g), follows_end=True, news=g.ply) as offset:
+            first_row = offset // line_h
+            for i in range(first_row, min(len(rows), first_row + box.height // line_h + 2)):
+                number, a, b = rows[i]
+                ry = box.y - offset + i * line_h
+                self._label(x, ry, f"{number}.", f, th.MUTED, right=x + 34)
+                self._label(x + 42, ry, a, f)
+                self._label(x + 42 + min(120, (w - 42) // 2), ry, b, f)
+        return h
 
     # --- over the board -------------------------------------------------------------------------
 
     def _board_overlays(self, c: Controller, play: InGame) -> None:
         b = self.layout.board
-        # status line, top left
-        status = c.status()
-        if c.waiting_for_opponent:
-            status = status.rstrip("…") + "." * (1 + int(self._now * 3) % 3)
-        f = th.font(17, bold=True)
-        lines = [(status, f, th.TEXT)]
-        if c.notice:
-            lines.append((c.notice, th.body_font(), th.ACCENT))
-        width = min(b.width - 230, max(f.size(t)[0] if ff is f else ff.size(t)[0] for t, ff, _ in lines) + 28)
-        height = sum(ff.get_linesize() for _, ff, _ in lines) + 16 + 4 * (len(lines) - 1)
-        if width > 80:
-            rect = pygame.Rect(b.x + 14, b.y + 10, width, height)
-            self.over_view |= rect.bottom > self.layout.view.y
-            self._pill(rect)
-            ty = rect.y + 8
-            for t, ff, colour in lines:
-                img = th.text(ff, t, colour)
-                self.surface.blit(img, (rect.x + 14, ty), area=pygame.Rect(0, 0, rect.width - 28, img.get_height()))
-                ty += ff.get_linesize() + 4
         # view buttons, top right
-        vx = b.right - 14 - 2 * 92 - th.GAP
+        vw = 92 if not self.layout.stacked_bars else 84
+        vx = b.right - 14 - 2 * vw - th.GAP
         for i, (view, label) in enumerate(VIEW_TITLES.items()):
-            self._button((vx + i * (92 + th.GAP), b.y + 12, 92, 32), label, it.SetView(view),
+            self._button((vx + i * (vw + th.GAP), b.y + 12, vw, 32), label, it.SetView(view),
                          active=c.view == view, hit_id=f"view:{view}", font=th.small_font())
+        # the status line: top left, or under the view buttons on a narrow board
+        if self.layout.stacked_bars:
+            self._status(c, pygame.Rect(b.x + 14, b.y + 12 + 32 + 8, b.width - 28, 0))
+        else:
+            self._status(c, pygame.Rect(b.x + 14, b.y + 10, vx - th.GAP * 2 - b.x - 14, 0))
         # below the board: Deselect, Accept draw, the draw countdown
         items: list[tuple[str, it.Intent, dict]] = [
             ("Deselect", it.Deselect(), {"enabled": c.selected is not None, "hit_id": "btn:deselect"})]
         if c.offer_pending_for_player():
             items.append(("Accept draw", it.AcceptDraw(), {"style": "primary", "hit_id": "btn:accept-board"}))
-        f = th.body_font()
-        total = sum(f.size(t)[0] + 28 for t, _, _ in items) + th.GAP * (len(items) - 1)
         left = play.game.moves_until_draw
         countdown = f"Draw in {left} {'move' if left == 1 else 'moves'} each" if left is not None and left <= 5 else None
         self.countdown = countdown
-        if countdown:
-            total += f.size(countdown)[0] + 28 + th.GAP
-        x, y = b.centerx - total // 2, b.bottom - 12 - th.BUTTON_H
-        for label, intent, opts in items:
-            bw = f.size(label)[0] + 28
-            self._button((x, y, bw, th.BUTTON_H), label, intent, **opts)
-            x += bw + th.GAP
-        if countdown:
-            rect = pygame.Rect(x, y, f.size(countdown)[0] + 28, th.BUTTON_H)
-            self._pill(rect, (120, 60, 20, 220))
-            img = th.text(f, countdown, th.TEXT)
-            self.surface.blit(img, img.get_rect(center=rect.center))
+        f = th.body_font()
+        widths = [f.size(label)[0] + 28 for label, _, _ in items] + ([f.size(countdown)[0] + 28] if countdown else [])
+        rows = self._centred_rows(widths, b.width - 28)
+        y = b.bottom - 12 - th.BUTTON_H - (len(rows) - 1) * (th.BUTTON_H + th.GAP)
+        self.over_view |= y < self.layout.view.bottom
+        i = 0
+        for row in rows:
+            x = b.centerx - (sum(row) + th.GAP * (len(row) - 1)) // 2
+            for bw in row:
+                if i < len(items):
+                    label, intent, opts = items[i]
+                    self._button((x, y, bw, th.BUTTON_H), label, intent, **opts)
+                else:
+                    assert countdown is not None
+                    rect = pygame.Rect(x, y, bw, th.BUTTON_H)
+                    self._pill(rect, (120, 60, 20, 220))
+                    img = th.text(f, countdown, th.TEXT)
+                    self.surface.blit(img, img.get_rect(center=rect.center))
+                    self._note(rect, "countdown")
+                x += bw + th.GAP
+                i += 1
+            y += th.BUTTON_H + th.GAP
         if play.game.is_over:
             self._result_card(c)
+
+    @staticmethod
+    def _centred_rows(widths: list[int], w: int) -> list[list[int]]:
+        """``widths`` in rows no wider than ``w`` (with gaps), in order."""
+        rows: list[list[int]] = [[]]
+        for bw in widths:
+            if rows[-1] and sum(rows[-1]) + th.GAP * len(rows[-1]) + bw > w:
+                rows.append([])
+            rows[-1].append(bw)
+        return rows
+
+    def _status(self, c: Controller, at: pygame.Rect) -> None:
+        """The status line and the notice under it, in a pill at ``at``'s top left no wider than
+        ``at``; long text wraps (over the 3D view when the bar is full)."""
+        status = c.status()
+        if c.waiting_for_opponent:
+            status = status.rstrip("…") + "." * (1 + int(self._now * 3) % 3)
+        bold = th.font(17, bold=True)
+        inner = at.width - 28
+        if inner < 40:
+            return
+        lines = [(line, bold, th.TEXT) for line in self._lines(bold, status, inner)]
+        if c.notice:
+            lines += [(line, th.body_font(), th.ACCENT) for line in self._lines(th.body_font(), c.notice, inner)]
+        width = min(at.width, max(f.size(t)[0] for t, f, _ in lines) + 28)
+        height = sum(f.get_linesize() for _, f, _ in lines) + 16 + 4 * (len(lines) - 1)
+        rect = pygame.Rect(at.x, at.y, width, height)
+        self.over_view |= rect.bottom > self.layout.view.y
+        self._pill(rect)
+        ty = rect.y + 8
+        for t, f, colour in lines:
+            self._label(rect.x + 14, ty, t, f, colour)
+            ty += f.get_linesize() + 4
 
     def _result_card(self, c: Controller) -> None:
         self.over_view = True

@@ -1,0 +1,232 @@
+"""The interface at every window size from 640x480 up, landscape and portrait: the mode screen and the
+game panel in each phase, with both rule sets. No two widgets overlap, each lies inside the window or
+inside the area that scrolls it, and every pressable thing can be scrolled into view and pressed."""
+
+from __future__ import annotations
+
+import random
+
+import pygame
+import pytest
+from support import position, sq
+
+from engine import AMERICAN, INTERNATIONAL, Color
+from engine.game import Game
+from game import intents as it
+from game.controller import Controller
+from game.phases import Level, Mode
+from game.ui import Interface
+from game.ui.panel import Hit
+
+SIZES = [(640, 480), (800, 600), (1000, 700), (1024, 768), (1280, 800), (1920, 1080),
+         (900, 700), (760, 1000), (600, 900), (640, 960), (1080, 1920)]
+VARIANTS = [AMERICAN, INTERNATIONAL]
+
+
+@pytest.fixture(autouse=True)
+def _fonts():
+    pygame.font.init()
+
+
+def played(variant, plies: int, seed: int = 7) -> Game:
+    """A game of ``plies`` random moves (fewer if it ends)."""
+    g, rng = Game(variant), random.Random(seed)
+    while g.ply < plies and not g.is_over:
+        g.play(rng.choice(g.position.legal_moves()))
+    return g
+
+
+def states(variant, make, opponent, storage):
+    """(name, controller, loading text) in the phases a player meets."""
+    out = []
+    c = Controller(storage=storage)
+    c.settings.variant = variant.name
+    out.append(("launch", c, "Preparing the rules engine — 12 s (the first run compiles it, about half a minute; "
+                             "later runs take a moment)…"))
+    c = Controller(storage=storage)
+    c.settings.variant = variant.name
+    c.notes.append("Your saved game could not be read; it was set aside as saved_game.json.corrupt-1 and a new "
+                   "one starts.")
+    c.open_game(played(variant, 12), Mode())
+    c.handle(it.ChangeMode())
+    out.append(("mode, a game left and a note", c, None))
+
+    c = make(variant=variant)
+    out.append(("start, two players", c, None))
+    c = make(level="hard", variant=variant)
+    c.open_game(played(variant, 150), Mode(Level.HARD, variant.first_player))
+    c.settings.square_numbers = True
+    if c.legal_moves():
+        c.handle(it.SquarePressed(c.legal_moves()[0].start))
+    out.append(("long game, a piece selected", c, None))
+    c = make(level="medium", human=variant.first_player.opponent, variant=variant)
+    out.append(("the computer opens", c, None))
+    c = make(level="easy", variant=variant)
+    c.handle(it.OfferDraw())
+    c.handle(it.PlayMoveFromList(c.legal_moves()[0]))
+    out.append(("awaiting the draw answer", c, None))
+    c = make(variant=variant)
+    c.handle(it.OfferDraw())
+    c.handle(it.PlayMoveFromList(c.legal_moves()[0]))
+    c.notes.append("Couldn't save to /home/player/.local/share/checkers3d (No space left on device).")
+    out.append(("a draw offered to the player, a note", c, None))
+    c = make(level="easy", variant=variant)
+    c.handle(it.Resign())
+    out.append(("resign?", c, None))
+    c = make(level="easy", variant=variant)
+    c.handle(it.Resign())
+    c.handle(it.ConfirmResign())
+    out.append(("game over", c, None))
+    c = make(level="easy", variant=variant)
+    c.handle(it.PlayMoveFromList(c.legal_moves()[0]))
+    opponent.fail("the engine process stopped")
+    c.update()
+    out.append(("the computer failed", c, None))
+    if variant is INTERNATIONAL:
+        c = make(start=position("W", ["K46", "K47"], ["K5"], variant=INTERNATIONAL), variant=INTERNATIONAL)
+        c.handle(it.OfferDraw())
+        c.handle(it.PlayMoveFromList(c.legal_moves()[0]))
+        out.append(("a countdown and a draw offered", c, None))
+    return out
+
+
+def drawn(size, c, loading) -> Interface:
+    ui = Interface(size)
+    ui.render(c, 0.0, loading)
+    return ui
+
+
+def content_area(ui: Interface, views: tuple[str, ...]) -> pygame.Rect:
+    """Where something inside the scroll views ``views`` may lie: the innermost view's whole content
+    (scrolled), short of its scrollbar's track."""
+    view = ui.views[views[-1]]
+    return pygame.Rect(view.rect.x, view.rect.y - view.offset, view.track().x - view.rect.x,
+                       max(view.content_h, view.rect.height))
+
+
+def check_layout(ui: Interface, what: str) -> None:
+    window = ui.surface.get_rect()
+    widgets = [w for w in ui.widgets if w.rect.width > 0 and w.rect.height > 0]
+    assert widgets, what
+    for w in widgets:
+        shown = w.visible.width > 0 and w.visible.height > 0
+        assert not shown or window.contains(w.visible), f"{what}: {w.what} {w.rect} leaves the window"
+        if w.views:
+            area = content_area(ui, w.views)
+            assert area.contains(w.rect), f"{what}: {w.what} {w.rect} is outside its scrolled area {area}"
+        else:
+            assert ui.layout.board.contains(w.rect), f"{what}: {w.what} {w.rect} leaves the board's bars"
+    shown = [w for w in widgets if w.visible.width > 0 and w.visible.height > 0]
+    for i, a in enumerate(shown):
+        for b in shown[i + 1:]:
+            assert not a.visible.colliderect(b.visible), f"{what}: {a.what} {a.rect} overlaps {b.what} {b.rect}"
+
+
+def reachable(ui: Interface, c, loading, hit: Hit, what: str) -> None:
+    """Tab focus brings ``hit`` into view, where a press finds it."""
+    ui.focus = hit.id
+    ui.reveal(hit.id)
+    ui.render(c, 0.0, loading)
+    now = next(h for h in ui.hits if h.id == hit.id)
+    assert ui.surface.get_rect().contains(now.visible), what
+    assert now.visible == now.rect, f"{what}: {hit.id} can't be scrolled wholly into view"
+    assert ui.hit_at(now.rect.center) is now or not now.enabled, f"{what}: a press on {hit.id} misses it"
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.name)
+def test_no_overlaps_and_everything_reachable_at_every_size(variant, make, opponent, storage):
+    for name, c, loading in states(variant, make, opponent, storage):
+        for size in SIZES:
+            what = f"{variant.name}, {name}, {size[0]}x{size[1]}"
+            ui = drawn(size, c, loading)
+            check_layout(ui, what)
+            for hit in list(ui.hits):
+                if hit.views and not hit.id.startswith("cell:"):
+                    reachable(ui, c, loading, hit, what)
+                    check_layout(ui, f"{what}, scrolled to {hit.id}")
+                else:
+                    assert ui.surface.get_rect().contains(hit.visible), f"{what}: {hit.id}"
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_every_control_of_the_game_panel_is_there(make, size):
+    c = make(level="easy")
+    ui = drawn(size, c, None)
+    ids = {h.id for h in ui.hits}
+    assert {"btn:offer", "btn:Undo move", "btn:Resign", "btn:Play again", "btn:Change mode", "btn:Flip board",
+            "view:angled", "view:top", "btn:deselect", "set:notation", "set:sound", "set:square_numbers",
+            "set:animation_speed", f"cell:{sq('c3')}"} <= ids
+
+
+def test_the_panel_scrolls_with_the_wheel_and_a_scrolled_away_button_is_not_pressed(make):
+    c = make(level="easy")
+    ui = drawn((800, 600), c, None)
+    panel = ui.views["panel"]
+    assert panel.scrollable and panel.thumb() is not None, "at 800x600 the game panel scrolls, with a scrollbar"
+    settings = next(h for h in ui.hits if h.id == "set:sound")
+    assert not ui.layout.panel.contains(settings.rect) and ui.hit_at(settings.rect.center) is None
+    offer = next(h for h in ui.hits if h.id == "btn:offer")
+    assert ui.scroll_at(ui.layout.panel.center, 10_000)
+    ui.render(c, 0.0)
+    settings = next(h for h in ui.hits if h.id == "set:sound")
+    assert ui.hit_at(settings.rect.center) is settings, "scrolled to the end, the settings can be pressed"
+    assert ui.hit_at(offer.rect.center) is None or ui.hit_at(offer.rect.center).id != "btn:offer"
+    assert not ui.scroll_at(ui.layout.panel.center, 100), "nothing more below"
+    assert ui.scroll_at(ui.layout.panel.center, -10_000) and panel.offset == 0
+
+
+def test_dragging_the_scrollbar_thumb_scrolls_the_panel(make):
+    c = make(level="easy")
+    ui = drawn((640, 480), c, None)
+    panel = ui.views["panel"]
+    thumb = panel.thumb()
+    assert thumb is not None and ui.grab(thumb.center)
+    ui.drag_to((thumb.centerx, thumb.centery + 1000))
+    ui.release()
+    assert panel.offset == panel.max_offset > 0
+    assert ui.grab(panel.track().midtop), "a press on the track above the thumb moves it there"
+    ui.release()
+    assert panel.offset < panel.max_offset
+
+
+def test_the_move_list_scrolls_follows_the_latest_move_and_shows_its_scrollbar(make, opponent):
+    c = make(level="easy")
+    c.open_game(played(AMERICAN, 60), Mode(Level.EASY, AMERICAN.first_player))
+    if c.game.turn is not Color.BLACK:  # the player's move
+        c.game.undo()
+    ui = drawn((1000, 700), c, None)
+    moves = ui.views["moves"]
+    rows = [w for w in ui.widgets if "moves" in w.views and w.visible.height > 0]
+    assert moves.scrollable and moves.thumb() is not None
+    assert len({w.rect.y for w in rows}) >= 5, "at 1000x700 the list shows at least five rows"
+    last = c.move_text(c.game.moves[-1], c.game.positions[-2])
+    assert any(w.what == f"text:{last}" and w.visible == w.rect for w in rows), "the latest move is in view"
+
+    assert ui.scroll_at(moves.rect.center, -10_000) and moves.offset == 0
+    ui.render(c, 0.0)
+    assert any(w.what == "text:1." for w in ui.widgets if w.visible.height > 0), "the first move is in view"
+    assert ui.views["panel"].offset == 0, "the wheel over the list scrolls the list"
+    c.handle(it.PlayMoveFromList(c.legal_moves()[0]))
+    ui.render(c, 1.0)
+    assert moves.offset == moves.max_offset, "a new move brings the end of the list back into view"
+
+
+def test_tab_scrolls_the_focused_button_into_view(make):
+    c = make(level="easy")
+    ui = drawn((640, 480), c, None)
+    while ui.focus != "set:sound":
+        ui.move_focus(1)
+    ui.render(c, 0.0)
+    sound = next(h for h in ui.hits if h.id == "set:sound")
+    assert ui.layout.panel.contains(sound.rect) and ui.focused_intent() == it.ToggleSetting("sound")
+
+
+def test_the_side_panel_goes_below_the_board_only_where_that_leaves_the_board_larger():
+    from game.ui import compute_layout
+
+    for size in [(640, 480), (800, 600), (1280, 800)]:
+        layout = compute_layout(*size)
+        assert not layout.narrow and layout.panel.x == layout.board.right, size
+    for size in [(760, 1000), (600, 900), (1080, 1920)]:
+        layout = compute_layout(*size)
+        assert layout.narrow and layout.panel.y == layout.board.bottom, size
