@@ -151,8 +151,9 @@ class Controller:
 
     @property
     def variant(self) -> Variant:
-        game = self.game
-        return game.variant if game is not None else variant_named(self.settings.variant)
+        """The rules of the game on screen; on the mode screen, the rules chosen there."""
+        p = self.phase
+        return p.game.variant if isinstance(p, InGame) else variant_named(self.settings.variant)
 
     @property
     def view(self) -> View:
@@ -486,9 +487,13 @@ class Controller:
         self.phase = GameOver(p.game, p.mode)
 
     def _change_mode(self) -> None:
+        """To the mode screen, with the rules of the game left there chosen."""
         self._stop_opponent()
         p = self.turn_phase
         self.phase = ChoosingMode(left=p if isinstance(p, InGame) else None)
+        if isinstance(p, InGame) and self.settings.variant != p.game.variant.name:
+            self.settings.variant = p.game.variant.name
+            self._save_settings()
         self._deselect()
 
     def _continue(self) -> None:

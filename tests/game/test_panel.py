@@ -7,11 +7,12 @@ import pygame
 import pytest
 from support import position, sq
 
-from engine import Color
+from engine import AMERICAN, INTERNATIONAL, Color
 from game import intents as it
 from game.controller import Controller
 from game.phases import Level, Result
 from game.ui import Interface, compute_layout
+from game.ui import theme as th
 
 
 @pytest.fixture(autouse=True)
@@ -140,3 +141,55 @@ def test_a_third_rule_set_in_the_table_shows_on_the_mode_screen(monkeypatch):
     assert c.settings.variant == "brazilian" and c.variant is brazilian
     c.handle(it.ToggleSetting("variant"))
     assert c.settings.variant == "american", "the setting steps through the whole table"
+
+
+def texts(ui) -> set[str]:
+    return {w.what.removeprefix("text:") for w in ui.widgets if w.what.startswith("text:")}
+
+
+def is_highlighted(ui, hit_id: str) -> bool:
+    rect = next(h.rect for h in ui.hits if h.id == hit_id)
+    return tuple(ui.surface.get_at((rect.x + 6, rect.centery)))[:3] == th.ACCENT
+
+
+def shows_rules(c, variant) -> None:
+    ui, _ = hits(c)
+    other = INTERNATIONAL if variant is AMERICAN else AMERICAN
+    assert is_highlighted(ui, f"rules:{variant.name}") and not is_highlighted(ui, f"rules:{other.name}")
+    pieces = variant.rows_of_men * variant.row_width
+    assert f"{variant.size}×{variant.size}, {pieces} pieces each" in texts(ui)
+    assert f"You play first ({variant.first_player.label.capitalize()})" in texts(ui)
+    won = c.storage.results().get(variant.name, {}).get("easy", {}).get("win", 0)
+    assert any(t.startswith(f"{won} won") for t in texts(ui)), "its own results"
+
+
+@pytest.mark.parametrize("first, then", [(AMERICAN, INTERNATIONAL), (INTERNATIONAL, AMERICAN)],
+                         ids=["american-then-international", "international-then-american"])
+@pytest.mark.parametrize("finished", [False, True], ids=["in-progress", "finished"])
+def test_the_mode_screen_shows_the_rules_chosen_after_change_mode(storage, opponent, first, then, finished):
+    storage.record_result("american", Level.EASY, Result.WIN)
+    c = Controller(opponent=opponent, storage=storage)
+    c.handle(it.ChooseRules(first.name))
+    c.handle(it.StartGame(Level.EASY))
+    if finished:
+        c.handle(it.Resign())
+        c.handle(it.ConfirmResign())
+    c.handle(it.ChangeMode())
+    shows_rules(c, first)
+    c.handle(it.ChooseRules(then.name))
+    shows_rules(c, then)
+    c.handle(it.StartGame(Level.EASY))
+    assert c.game.variant is then, "the level starts the rules shown"
+
+
+def test_the_mode_screen_after_a_finished_saved_game_shows_the_rules_chosen(storage, opponent):
+    c = Controller(opponent=opponent, storage=storage)
+    c.handle(it.ChooseRules("international"))
+    c.handle(it.StartGame(None))
+    c.handle(it.Resign())
+    c.handle(it.ConfirmResign())
+    again = Controller(opponent=opponent, storage=storage)
+    assert not again.restore() and again.game is not None, "the finished game is kept for the mode screen"
+    shows_rules(again, INTERNATIONAL)
+    again.handle(it.ChooseRules("american"))
+    shows_rules(again, AMERICAN)
