@@ -37,7 +37,7 @@ from ._eval import eval_tables
 from ._movegen import MAX_MOVES, MAX_PATH, new_scratch
 from .game import Game
 from .position import Move, Position
-from .variants import VARIANTS, Variant
+from .variants import VARIANTS, Color, Variant
 
 MATE = K.MATE
 MATE_BOUND = K.MATE_BOUND
@@ -357,15 +357,13 @@ class Searcher:
 class Level:
     """A computer level. ``depth`` in plies: a number for every variant, a function of the variant, or
     None; ``movetime`` in seconds (or None); ``random_share`` of moves played at random; ``margin``:
-    moves within this many centi-men of the best are played as often as the best; ``accept_margin``: a
-    draw offer is accepted when the computer's own score is at most this."""
+    moves within this many centi-men of the best are played as often as the best."""
 
     name: str
     depth: int | Callable[[Variant], int] | None
     movetime: float | None
     random_share: float = 0.0
     margin: int = 0
-    accept_margin: int = 10
 
     def limits(self, variant: Variant) -> Limits:
         depth = self.depth(variant) if callable(self.depth) else self.depth
@@ -373,7 +371,7 @@ class Level:
 
 
 LEVELS: dict[str, Level] = {
-    "easy": Level("easy", depth=2, movetime=None, random_share=0.4, margin=0, accept_margin=25),
+    "easy": Level("easy", depth=2, movetime=None, random_share=0.4, margin=0),
     "medium": Level("medium", depth=attrgetter("medium_depth_plies"), movetime=None, margin=5),
     "hard": Level("hard", depth=None, movetime=1.5, margin=0),
 }
@@ -420,17 +418,35 @@ def choose_move(searcher: Searcher, game: Game, level: str, rng: random.Random, 
     return replace(result, move=move, pv=(move,), seconds=time.perf_counter() - started)
 
 
+# the opening, where a draw offer is declined whatever the score: the game has hardly begun
+_OPENING_MOVES_EACH = 20
+_OPENING_PIECES_SHARE = 0.75
+
+
+def in_opening(game: Game) -> bool:
+    """Whether ``game`` is still in its opening: fewer than 20 moves each played, and at least three
+    quarters of the rule set's full sets of pieces on the board (18 of 24 in American checkers, 30
+    of 40 in International draughts), so early exchanges end it sooner and a set-up ending never is."""
+    variant, pos = game.variant, game.position
+    pieces = sum(pos.count(Color.WHITE)) + sum(pos.count(Color.BLACK))
+    full = 2 * variant.rows_of_men * variant.row_width
+    return game.ply < 2 * _OPENING_MOVES_EACH and pieces >= _OPENING_PIECES_SHARE * full
+
+
 def accepts_draw(searcher: Searcher, game: Game, level: str) -> bool:
-    """Whether the computer, to move in ``game``, accepts its opponent's draw offer: when its
-    position is no better than level at ``level``'s search (Hard thinks for at most 0.5 s)."""
+    """Whether the computer, to move in ``game``, accepts its opponent's draw offer: never in the
+    opening (:func:`in_opening`), otherwise when ``level``'s search says its position is not better
+    (a score of at most 0; Hard thinks for at most 0.5 s)."""
     lv = _level(level)
     pos = _context(game)[0]
     if not pos.legal_moves():
         return True
+    if in_opening(game):
+        return False
     limits = lv.limits(pos.variant)
     if limits.movetime is not None:
         limits = Limits(movetime=0.5)
-    return searcher.search(game, limits).score <= lv.accept_margin
+    return searcher.search(game, limits).score <= 0
 
 
 # own offers: only in a long, quiet, level game, and never more often than the game record allows

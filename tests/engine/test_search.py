@@ -20,7 +20,18 @@ import pytest
 
 from engine import AMERICAN, INTERNATIONAL, Color, Move, Position
 from engine.game import Game
-from engine.search import LEVELS, MATE_BOUND, Info, Limits, Searcher, SearchResult, accepts_draw, choose_move, offers_draw
+from engine.search import (
+    LEVELS,
+    MATE_BOUND,
+    Info,
+    Limits,
+    Searcher,
+    SearchResult,
+    accepts_draw,
+    choose_move,
+    in_opening,
+    offers_draw,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -333,8 +344,34 @@ def test_accepts_draw_when_no_better():
     s = Searcher(tt_size_mb=8)
     losing = Position.from_fen(AMERICAN, "B:WK22,K23,31,32:BK4")
     winning = Position.from_fen(AMERICAN, "W:WK22,K23,31,32:BK4")
-    assert accepts_draw(s, _game(losing), "medium")
-    assert not accepts_draw(s, _game(winning), "medium")
+    level = Position.from_fen(AMERICAN, "B:WK22,K23:BK9,K10")
+    for name in LEVELS:
+        assert accepts_draw(s, _game(losing), name)
+        assert not accepts_draw(s, _game(winning), name)
+        assert accepts_draw(s, _game(level), name)
+
+
+@pytest.mark.parametrize("variant", [AMERICAN, INTERNATIONAL], ids=lambda v: v.name)
+def test_a_draw_offered_in_the_opening_is_declined(variant):
+    s = Searcher(tt_size_mb=8)
+    game = Game(variant)
+    game.play(game.position.legal_moves()[0], offer_draw=True)  # offered with the very first move
+    for name in LEVELS:
+        assert not accepts_draw(s, game, name), name
+
+
+def test_the_opening_ends_after_twenty_moves_each_or_with_early_exchanges():
+    assert in_opening(Game(INTERNATIONAL)) and in_opening(Game(AMERICAN))
+    quiet = Game(INTERNATIONAL)
+    rng = random.Random(4)
+    while quiet.ply < 40:
+        moves = quiet.position.legal_moves()
+        quiet.play(rng.choice([m for m in moves if not m.captured] or moves))
+    assert not in_opening(quiet), "after 20 moves each"
+    traded = Game(AMERICAN, Position.from_fen(AMERICAN, "B:W21-32:B1-4,9-12"))  # 20 of 24 pieces
+    assert in_opening(traded)
+    traded = Game(AMERICAN, Position.from_fen(AMERICAN, "B:W21,23-27,30-32:B1-4,9-12"))  # 17 of 24
+    assert not in_opening(traded), "fewer than three quarters of the pieces: past the opening"
 
 
 def test_offers_draw_rarely():
