@@ -80,6 +80,7 @@ if TYPE_CHECKING:  # at run time engine.game loads with the first game: the mode
 
 MUST_CAPTURE = "You must capture"
 WHEN_YOU_CAN_CAPTURE = "When you can capture, you must capture"
+DECLINED = "The computer declined your draw offer"
 
 
 @dataclass(frozen=True)
@@ -695,8 +696,8 @@ class Controller:
                 self._save()
                 self.phase = GameOver(p.game, p.mode)
             case DrawAnswer(accept=False) if isinstance(p, AwaitingDrawAnswer):
-                self.notice = "The computer declined your draw offer"
-                thinking = OpponentToMove(p.game, p.mode)
+                self.notice = DECLINED
+                thinking = OpponentToMove(p.game, p.mode, declined_offer=True)
                 question = self.phase
                 self._resume(thinking)
                 if isinstance(question, ConfirmingResign):  # still asked: nothing was played
@@ -708,6 +709,8 @@ class Controller:
                 self._play(move, move.path, offer=offer)
                 if offer and p.game.pending_offer is p.mode.computer:
                     self.notice = "The computer offers a draw"
+                elif p.declined_offer and self.notice is None:
+                    self.notice = DECLINED  # still news when the player's turn comes
             case OpponentError(message=message) if isinstance(p, (OpponentToMove, AwaitingDrawAnswer)):
                 self.phase = OpponentFailed(p.game, p.mode, message)
                 self.notice = f"{message[:1].upper()}{message[1:]}. Take back your move, or start a new game."

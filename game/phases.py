@@ -112,7 +112,10 @@ class HumanToMove(InGame):
 
 @dataclass(frozen=True)
 class OpponentToMove(InGame):
-    """The opponent finds its move; the window never waits for it."""
+    """The opponent finds its move; the window never waits for it. ``declined_offer``: it has just
+    declined the player's draw offer (the player is told so with its move)."""
+
+    declined_offer: bool = False
 
 
 @dataclass(frozen=True)

@@ -404,6 +404,19 @@ def test_computer_accepts_or_declines_the_players_offer(make, opponent, storage)
     assert storage.results()["american"]["easy"]["draw"] == 1
 
 
+def test_the_computers_refusal_is_still_said_once_it_has_moved(make, opponent):
+    c = make(level="easy")
+    c.handle(OfferDraw())
+    press(c, "c3", "d4")
+    opponent.answer_draw(False)
+    c.update()
+    opponent.reply_first_legal()
+    c.update()
+    assert c.is_human_turn() and c.notice == "The computer declined your draw offer"
+    press(c, "b2")
+    assert c.notice is None, "gone with the player's next press"
+
+
 def test_computer_offer_shows_accept_draw(make, opponent):
     c = make(level="medium")
     press(c, "c3", "d4")
