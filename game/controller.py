@@ -227,6 +227,15 @@ class Controller:
         return (isinstance(p, HumanToMove) and p.game.pending_offer is not None
                 and p.game.pending_offer is not p.game.turn)
 
+    def moves_until_draw(self) -> int | None:
+        """Moves each left before an automatic draw, once a count toward one runs (a move with no man
+        moved and no capture, or an endgame count); None before that and once the game is over. At
+        the start of a game no count runs: every move moves a man."""
+        game = self.game
+        if game is None or (plies := game.plies_until_draw) is None or plies >= 2 * game.variant.quiet_limit_moves:
+            return None
+        return game.moves_until_draw
+
     def can_undo(self) -> bool:
         p = self.in_game
         if p is None or not p.game.moves:

@@ -692,9 +692,10 @@ class Interface:
                 self._label(x + 20, y, color.label.capitalize(), f)
                 y += self._label(x + 90, y, counts, f) + 3
         y += 6
-        left = g.moves_until_draw
+        left = c.moves_until_draw()
         if left is not None:
-            y += self._wrapped(x, y, w, f"Automatic draw in {left} moves each", th.small_font(), th.MUTED) + 2
+            text = f"Automatic draw in {left} {'move' if left == 1 else 'moves'} each"
+            y += self._wrapped(x, y, w, text, th.small_font(), th.MUTED) + 2
         last = c.last_move()
         if last is not None:
             move, before = last
@@ -766,7 +767,7 @@ class Interface:
             ("Deselect", it.Deselect(), {"enabled": c.selected is not None, "hit_id": "btn:deselect"})]
         if c.offer_pending_for_player():
             items.append(("Accept draw", it.AcceptDraw(), {"style": "primary", "hit_id": "btn:accept-board"}))
-        left = play.game.moves_until_draw
+        left = c.moves_until_draw()
         countdown = f"Draw in {left} {'move' if left == 1 else 'moves'} each" if left is not None and left <= 5 else None
         self.countdown = countdown
         f = th.body_font()

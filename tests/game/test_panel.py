@@ -3,6 +3,8 @@ right intent, in the wide and the narrow layout."""
 
 from __future__ import annotations
 
+import random
+
 import pygame
 import pytest
 from support import position, sq
@@ -147,6 +149,11 @@ def texts(ui) -> set[str]:
     return {w.what.removeprefix("text:") for w in ui.widgets if w.what.startswith("text:")}
 
 
+def all_text(ui) -> str:
+    """Every line of text on screen, in drawing order, joined (wrapped lines read as one)."""
+    return " ".join(w.what.removeprefix("text:") for w in ui.widgets if w.what.startswith("text:"))
+
+
 def is_highlighted(ui, hit_id: str) -> bool:
     rect = next(h.rect for h in ui.hits if h.id == hit_id)
     return tuple(ui.surface.get_at((rect.x + 6, rect.centery)))[:3] == th.ACCENT
@@ -193,3 +200,24 @@ def test_the_mode_screen_after_a_finished_saved_game_shows_the_rules_chosen(stor
     shows_rules(again, INTERNATIONAL)
     again.handle(it.ChooseRules("american"))
     shows_rules(again, AMERICAN)
+
+
+def test_the_automatic_draw_line_shows_once_its_count_runs_and_says_move_or_moves(make):
+    from engine import INTERNATIONAL
+
+    c = make(variant=INTERNATIONAL)
+    ui, _ = hits(c)
+    assert "Automatic draw" not in all_text(ui), "no count runs at the start"
+    c = make(start=position("W", ["K46", "K47"], ["K5"], variant=INTERNATIONAL), variant=INTERNATIONAL)
+    ui, _ = hits(c)
+    assert "Automatic draw in 5 moves each" in all_text(ui), "the lone-king ending's count"
+    c = make(start=position("B", ["Kh8", "Kb8"], ["Ka1", "Kg1"]))
+    rng = random.Random(5)
+    for _ in range(2 * 40 - 1):  # quiet king moves, never a position a third time
+        pos = c.game.position
+        safe = [m for m in c.legal_moves() if not pos.play(m).has_capture()]
+        fewest = min(c.game.repetitions(pos.play(m)) for m in safe)
+        c.handle(it.PlayMoveFromList(rng.choice([m for m in safe if c.game.repetitions(pos.play(m)) == fewest])))
+    assert c.game.moves_until_draw == 1
+    ui, _ = hits(c)
+    assert "Automatic draw in 1 move each" in all_text(ui) and ui.countdown == "Draw in 1 move each"
