@@ -285,10 +285,12 @@ class Controller:
         match outcome.reason:
             case Reason.NO_MOVES:
                 reason = f"{loser} has no move left"
+            case Reason.RESIGNATION if mode.vs_computer:
+                reason = "you resigned" if winner is mode.computer else "the computer resigned"
             case Reason.RESIGNATION:
                 reason = f"{loser} resigned"
             case Reason.AGREEMENT:
-                reason = "draw agreed"
+                reason = "both players agreed"
             case Reason.REPETITION:
                 reason = "the same position occurred 3 times"
             case Reason.MOVE_LIMIT:

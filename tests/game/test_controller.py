@@ -448,9 +448,27 @@ def test_resign_asks_first_then_the_computer_wins_and_it_is_recorded(make, stora
     c.handle(Resign())
     c.handle(ConfirmResign())
     assert c.game.outcome.reason is Reason.RESIGNATION and c.notice is None
-    assert c.status() == "The computer wins: Black resigned"
+    assert c.status() == "The computer wins: you resigned"
     assert storage.results()["american"]["hard"] == {"win": 0, "draw": 0, "loss": 1}
     assert not c.can_undo()
+
+
+def test_results_say_who_resigned_and_a_draw_by_agreement_once(make, opponent):
+    c = make(level="easy", human=Color.WHITE)
+    opponent.reply_first_legal()
+    c.update()
+    c.handle(Resign())
+    c.handle(ConfirmResign())
+    assert c.status() == "The computer wins: you resigned"
+    c = make()
+    c.handle(Resign())
+    c.handle(ConfirmResign())
+    assert c.status() == "White wins: Black resigned", "two players: the colours"
+    c = make()
+    c.handle(OfferDraw())
+    press(c, "c3", "d4")
+    c.handle(AcceptDraw())
+    assert c.status() == "Draw: both players agreed"
 
 
 def test_a_win_is_recorded_and_undoing_it_takes_it_back(make, storage):
