@@ -179,12 +179,13 @@ class Controller:
         return p.game.position.legal_moves() if isinstance(p, HumanToMove) else ()
 
     def move_text(self, move: Move, position: Position | None = None) -> str:
-        """A move as the notation setting writes it (``c3-d4`` / ``11-15``; ``x`` for a capture)."""
+        """A move as the notation setting writes it on screen (``c3-d4`` / ``11-15``; ``c3×e5`` for a
+        capture, as the specification writes it; PDN files and the command line keep ``x``)."""
         if position is None:
             game = self.game
             assert game is not None, "a move's text needs its position"
             position = game.position
-        return position.move_text(move, numeric=self.settings.notation is Notation.NUMERIC)
+        return position.move_text(move, numeric=self.settings.notation is Notation.NUMERIC).replace("x", "×")
 
     def capturers(self) -> frozenset[int]:
         """Squares of the pieces that can capture, when a capture is compulsory (gold base rings)."""

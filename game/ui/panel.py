@@ -15,11 +15,11 @@ from __future__ import annotations
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
-from typing import Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 import pygame
 
-from engine import VARIANTS, coords_square
+from engine import VARIANTS, coords_square, square_name
 from game import intents as it
 from game.controller import Controller
 from game.phases import ChoosingMode, InGame, Level
@@ -29,17 +29,32 @@ from . import theme as th
 from .column import SECTION_GAP, Placed, ScrollView, Section, arrange, column_height
 from .layout import Layout, compute_layout
 
+if TYPE_CHECKING:
+    from engine import Variant
+
 RULES_PER_ROW = 2  # rule-set buttons side by side on the mode screen
 TWO_COLUMNS_W = 640  # a panel at least this wide (under the board) has two columns
 MOVE_LIST_ROWS = 6  # the move list shows at least this many rows (it scrolls)
 LEVEL_TITLES = {Level.EASY: "Easy", Level.MEDIUM: "Medium", Level.HARD: "Hard"}
 VIEW_TITLES = {View.ANGLED: "Angled", View.TOP: "Top-down"}
-SETTING_LABELS = {
-    "notation": lambda v: "Notation: " + ("c3-d4" if v is Notation.ALGEBRAIC else "11-15"),
-    "square_numbers": lambda v: "Square numbers: " + ("on" if v else "off"),
-    "animation_speed": lambda v: f"Animation: {v}",
-    "sound": lambda v: "Sound: " + ("on" if v else "off"),
+SETTING_LABELS: dict[str, Callable[[Any, Variant], str]] = {
+    "notation": lambda v, variant: f"Notation: {notation_example(variant, v)}",
+    "square_numbers": lambda v, _: "Square numbers: " + ("on" if v else "off"),
+    "animation_speed": lambda v, _: f"Animation: {v}",
+    "sound": lambda v, _: "Sound: " + ("on" if v else "off"),
 }
+
+
+def notation_example(variant: Variant, notation: Notation) -> str:
+    """A first move of ``variant`` as ``notation`` writes it: the first player's man from the middle of
+    its front row, one step forward and right (c3-d4 or 11-15; d4-e5 or 32-28 on the 10x10 board)."""
+    rank = variant.rows_of_men - 1
+    file = next(f for f in range(2, variant.size) if coords_square(variant, f, rank) is not None)
+    start, end = coords_square(variant, file, rank), coords_square(variant, file + 1, rank + 1)
+    assert start is not None and end is not None
+    if notation is Notation.NUMERIC:
+        return f"{start}-{end}"
+    return f"{square_name(variant, start)}-{square_name(variant, end)}"
 
 
 CONTROLS_HELP = (
@@ -71,12 +86,14 @@ class Hit:
 
 @dataclass(frozen=True)
 class Widget:
-    """Something drawn (a line of text, a button, the table), as the layout tests see it."""
+    """Something drawn (a line of text, a button, the table), as the layout tests see it: ``what`` it
+    is (``text:`` and its words, a button's hit id, ``table``) and the words on it."""
 
     rect: pygame.Rect
     what: str
     clip: pygame.Rect | None = None
     views: tuple[str, ...] = ()
+    label: str = ""
 
     @property
     def visible(self) -> pygame.Rect:
@@ -344,10 +361,10 @@ class Interface:
         pygame.draw.rect(self.surface, th.CARD, view.track(), border_radius=3)
         pygame.draw.rect(self.surface, th.lighter(th.MUTED, 40) if grabbed else th.MUTED, thumb, border_radius=3)
 
-    def _note(self, rect, what: str) -> None:
+    def _note(self, rect, what: str, label: str = "") -> None:
         """Record a widget drawn at ``rect`` (for the layout tests)."""
         if not self._measuring:
-            self.widgets.append(Widget(pygame.Rect(rect), what, self._clip, self._in_views))
+            self.widgets.append(Widget(pygame.Rect(rect), what, self._clip, self._in_views, label))
 
     # --- primitives -----------------------------------------------------------------------------
 
@@ -376,7 +393,7 @@ class Interface:
         self.surface.blit(img, img.get_rect(center=rect.center))
         if not self._measuring:
             self.hits.append(Hit(rect, intent, hit_id, enabled, self._clip, self._in_views))
-        self._note(rect, hit_id)
+        self._note(rect, hit_id, label)
         return rect
 
     def _label(self, x, y, value: str, f=None, colour=th.TEXT, right: int | None = None) -> int:
@@ -385,7 +402,7 @@ class Interface:
         if right is not None:
             x = right - img.get_width()
         self.surface.blit(img, (x, y))
-        self._note((x, y, img.get_width(), img.get_height()), f"text:{value}")
+        self._note((x, y, img.get_width(), img.get_height()), f"text:{value}", value)
         return img.get_height()
 
     @staticmethod
@@ -536,7 +553,7 @@ class Interface:
     def _settings(self, c: Controller, x, y, w) -> int:
         top = y
         y += self._heading(x, y, "Settings")
-        items = [(fmt(getattr(c.settings, name)), it.ToggleSetting(name), {"hit_id": f"set:{name}"})
+        items = [(fmt(getattr(c.settings, name), c.variant), it.ToggleSetting(name), {"hit_id": f"set:{name}"})
                  for name, fmt in SETTING_LABELS.items()]
         return y + self._flow(x, y, w, items, h=28, f=th.small_font(), pad=10) - top
 
@@ -710,7 +727,7 @@ class Interface:
             text = "—" if play.game.is_over else "Waiting for the computer…"
             return y + self._label(x, y, text, th.small_font(), th.MUTED) - top
         texts = sorted(((c.move_text(m), m) for m in moves), key=lambda tm: (tm[1].start, tm[1].end, tm[0]))
-        items = [(text, it.PlayMoveFromList(m), {"hit_id": f"move:{text}"}) for text, m in texts]
+        items = [(text, it.PlayMoveFromList(m), {"hit_id": f"move:{text.replace('×', 'x')}"}) for text, m in texts]
         return y + self._flow(x, y, w, items, h=26, f=th.small_font(), pad=8) - top
 
     @staticmethod

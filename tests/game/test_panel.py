@@ -13,6 +13,7 @@ from engine import AMERICAN, INTERNATIONAL, Color
 from game import intents as it
 from game.controller import Controller
 from game.phases import Level, Result
+from game.settings import Notation
 from game.ui import Interface, compute_layout
 from game.ui import theme as th
 
@@ -221,3 +222,36 @@ def test_the_automatic_draw_line_shows_once_its_count_runs_and_says_move_or_move
     assert c.game.moves_until_draw == 1
     ui, _ = hits(c)
     assert "Automatic draw in 1 move each" in all_text(ui) and ui.countdown == "Draw in 1 move each"
+
+
+def label(ui, hit_id: str) -> str:
+    """The words on a button."""
+    return next(w.label for w in ui.widgets if w.what == hit_id)
+
+
+@pytest.mark.parametrize("variant, algebraic, numeric", [(AMERICAN, "c3-d4", "11-15"), (INTERNATIONAL, "d4-e5", "32-28")],
+                         ids=["american", "international"])
+def test_the_notation_setting_shows_a_move_of_the_rules_on_screen(make, variant, algebraic, numeric):
+    c = make(variant=variant)
+    ui, _ = hits(c)
+    assert label(ui, "set:notation") == f"Notation: {algebraic}"
+    first = c.game.position.parse_move(algebraic)
+    assert first in c.legal_moves(), "the example is a first move of these rules"
+    c.handle(it.ToggleSetting("notation"))
+    ui, _ = hits(c)
+    assert label(ui, "set:notation") == f"Notation: {numeric}"
+    assert c.game.position.move_text(first) == numeric
+
+
+@pytest.mark.parametrize("notation, capture", [("algebraic", "d4×f6"), ("numeric", "15×22")])
+def test_captures_are_written_with_a_times_sign_on_screen_and_x_in_the_saved_game(make, storage, notation, capture):
+    c = make(start=position("B", ["e5"], ["d4", "a1"]))
+    c.settings.notation = Notation(notation)
+    ui, h = hits(c)
+    assert label(ui, "move:" + capture.replace("×", "x")) == capture
+    c.handle(h["move:" + capture.replace("×", "x")].intent)
+    ui, _ = hits(c)
+    assert f"Last move: {capture}" in all_text(ui) and capture in texts(ui), "the last move and the move list"
+    storage.flush()
+    assert (storage.directory / storage.GAME).read_text().count("x") >= 1
+    assert "×" not in (storage.directory / storage.GAME).read_text()
