@@ -94,6 +94,7 @@ class Widget:
     clip: pygame.Rect | None = None
     views: tuple[str, ...] = ()
     label: str = ""
+    font_px: int = 0  # the height of its words' font
 
     @property
     def visible(self) -> pygame.Rect:
@@ -361,10 +362,10 @@ class Interface:
         pygame.draw.rect(self.surface, th.CARD, view.track(), border_radius=3)
         pygame.draw.rect(self.surface, th.lighter(th.MUTED, 40) if grabbed else th.MUTED, thumb, border_radius=3)
 
-    def _note(self, rect, what: str, label: str = "") -> None:
+    def _note(self, rect, what: str, label: str = "", font_px: int = 0) -> None:
         """Record a widget drawn at ``rect`` (for the layout tests)."""
         if not self._measuring:
-            self.widgets.append(Widget(pygame.Rect(rect), what, self._clip, self._in_views, label))
+            self.widgets.append(Widget(pygame.Rect(rect), what, self._clip, self._in_views, label, font_px))
 
     # --- primitives -----------------------------------------------------------------------------
 
@@ -386,15 +387,28 @@ class Interface:
         pygame.draw.rect(self.surface, bg, rect, border_radius=th.RADIUS)
         if self.focus == hit_id:
             pygame.draw.rect(self.surface, th.FOCUS, rect.inflate(4, 4), width=2, border_radius=th.RADIUS + 2)
-        f = font or th.body_font()
-        img = th.text(f, label, fg)
-        if img.get_width() > rect.width - 12:
-            img = th.text(th.small_font(), label, fg)
-        self.surface.blit(img, img.get_rect(center=rect.center))
+        f = self._button_font(label, rect, font)
+        lines = [label]
+        if f.size(label)[0] > rect.width - 12 and rect.height >= 2 * f.get_linesize() + 4:
+            lines = self._lines(f, label, rect.width - 12)
+        y = rect.centery - len(lines) * f.get_linesize() // 2
+        for line in lines:
+            img = th.text(f, line, fg)
+            self.surface.blit(img, img.get_rect(midtop=(rect.centerx, y)))
+            y += f.get_linesize()
         if not self._measuring:
             self.hits.append(Hit(rect, intent, hit_id, enabled, self._clip, self._in_views))
-        self._note(rect, hit_id, label)
+        self._note(rect, hit_id, label, f.get_height())
         return rect
+
+    @staticmethod
+    def _button_font(label: str, rect: pygame.Rect, font=None) -> pygame.font.Font:
+        """The font for a button's words: ``font`` (the body font) when they fit on one line, else the
+        small font (on two lines when the button is tall enough for them and one is not enough)."""
+        f = font or th.body_font()
+        if f.size(label)[0] > rect.width - 12:
+            f = th.small_font()
+        return f
 
     def _label(self, x, y, value: str, f=None, colour=th.TEXT, right: int | None = None) -> int:
         """One line of text at (x, y) (right-aligned to ``right`` when given); returns its height."""
@@ -402,7 +416,7 @@ class Interface:
         if right is not None:
             x = right - img.get_width()
         self.surface.blit(img, (x, y))
-        self._note((x, y, img.get_width(), img.get_height()), f"text:{value}", value)
+        self._note((x, y, img.get_width(), img.get_height()), f"text:{value}", value, (f or th.body_font()).get_height())
         return img.get_height()
 
     @staticmethod
@@ -477,10 +491,14 @@ class Interface:
         variant = c.variant
         y += self._heading(x, y, "Rules")
         bw = (w - (RULES_PER_ROW - 1) * th.GAP) // RULES_PER_ROW
+        # one font for them all: the one that the longest title fits in
+        f = min((self._button_font(v.title, pygame.Rect(0, 0, bw, 40)) for v in VARIANTS.values()),
+                key=lambda font: font.get_height())
         for i, rules in enumerate(VARIANTS.values()):
             row, col = divmod(i, RULES_PER_ROW)
             self._button((x + col * (bw + th.GAP), y + row * (40 + th.GAP), bw, 40), rules.title,
-                         it.ChooseRules(rules.name), active=variant.name == rules.name, hit_id=f"rules:{rules.name}")
+                         it.ChooseRules(rules.name), active=variant.name == rules.name, hit_id=f"rules:{rules.name}",
+                         font=f)
         y += (len(VARIANTS) + RULES_PER_ROW - 1) // RULES_PER_ROW * (40 + th.GAP) - th.GAP + 6
         size = f"{variant.size}×{variant.size}, {variant.rows_of_men * variant.row_width} pieces each"
         y += self._label(x, y, size, th.small_font(), th.MUTED)

@@ -255,3 +255,13 @@ def test_captures_are_written_with_a_times_sign_on_screen_and_x_in_the_saved_gam
     storage.flush()
     assert (storage.directory / storage.GAME).read_text().count("x") >= 1
     assert "×" not in (storage.directory / storage.GAME).read_text()
+
+
+@pytest.mark.parametrize("size", [(640, 480), (800, 600), (1280, 800), (1920, 1080), (760, 1000), (600, 900)])
+def test_the_rule_buttons_words_are_the_same_size_and_fit(size):
+    ui, _ = hits(Controller(), size)
+    buttons = [w for w in ui.widgets if w.what.startswith("rules:")]
+    assert len(buttons) == 2 and buttons[0].font_px == buttons[1].font_px, [(b.label, b.font_px) for b in buttons]
+    for b in buttons:
+        f = th.font(15) if b.font_px == th.body_font().get_height() else th.small_font()
+        assert max(f.size(word)[0] for word in b.label.split()) <= b.rect.width - 12, b.label
