@@ -600,7 +600,7 @@ class Interface:
                        Section("notes", partial(self._notes, c)), *rest]]
 
     def _game_title(self, c: Controller, play: InGame, x, y, w) -> int:
-        return self._wrapped(x, y, w, self._title(c, play), th.body_font(), th.MUTED)
+        return self._wrapped(x, y, w, self._title(c, play), th.body_font(), th.MUTED, sep=" · ")
 
     @staticmethod
     def _title(c: Controller, play: InGame) -> str:

@@ -265,3 +265,15 @@ def test_the_rule_buttons_words_are_the_same_size_and_fit(size):
     for b in buttons:
         f = th.font(15) if b.font_px == th.body_font().get_height() else th.small_font()
         assert max(f.size(word)[0] for word in b.label.split()) <= b.rect.width - 12, b.label
+
+
+@pytest.mark.parametrize("size", [(640, 480), (800, 600), (1000, 700), (1280, 800), (760, 1000)])
+@pytest.mark.parametrize("variant", [AMERICAN, INTERNATIONAL], ids=lambda v: v.name)
+def test_the_panel_title_breaks_between_its_parts(make, size, variant):
+    c = make(level="hard", variant=variant)
+    ui, _ = hits(c, size)
+    below = next(w.rect.y for w in ui.widgets if w.label == "BUTTON CONTROLS")
+    title = [w.label for w in sorted(ui.widgets, key=lambda w: w.rect.y)
+             if w.what.startswith("text:") and "panel" in w.views and w.rect.y < below]
+    assert all(not line.startswith("·") and not line.endswith("·") for line in title), title
+    assert any(f"you play {variant.first_player.label.capitalize()}" in line for line in title), title
