@@ -743,14 +743,22 @@ class Controller:
         self._recorded = False
         self._after_change()
         game = Game(variant)
-        self.cursor = self._home_cursor(variant, mode.human if mode.human is not None else variant.first_player)
+        self._home(game, mode)
         self._enter_turn(game, mode)
         self._save()
+
+    def _home(self, game: Game, mode: Mode) -> None:
+        """A new game's keyboard cursor: hidden until an arrow key, on the player's near edge."""
+        variant = game.variant
+        self.cursor = self._home_cursor(variant, mode.human if mode.human is not None else variant.first_player)
+        self.cursor_visible = False
 
     def open_game(self, game: Game, mode: Mode, flipped: bool = False) -> None:
         """Show ``game`` (played as ``mode``) on the game screen, in the phase it is in."""
         self.flipped = flipped
         self._recorded = game.is_over
+        self._after_change()
+        self._home(game, mode)
         self._enter_turn(game, mode)
         self.version += 1
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING, Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Hashable, Iterator
 
 import pygame
 
@@ -136,6 +136,7 @@ class Interface:
         self._in_views: tuple[str, ...] = ()
         self._measuring = False
         self._grab: _Grab | None = None
+        self._screen: tuple | None = None  # _screen_key of what was last drawn
         self._hover: str | None = None
         self._now = 0.0
 
@@ -234,6 +235,9 @@ class Interface:
         """Redraw the parts whose content has changed (the panel; the bars around the 3D view with
         what is drawn over it); returns whether anything changed. :attr:`redrawn` lists the
         rectangles redrawn, so the window uploads only those."""
+        screen = self._screen_key(c)
+        if screen != self._screen:  # another screen or a new game: the Tab focus starts again
+            self._screen, self.focus = screen, None
         hover = self.hit_at(self.mouse)
         self._hover = hover.id if hover else None
         state = (c.version, self._hover, self.focus, self.layout.width, self.layout.height)
@@ -263,11 +267,14 @@ class Interface:
         match c.phase:
             case ChoosingMode() as choosing:
                 head, columns = self._mode_sections(c, choosing, loading)
-                key: tuple = ("mode",)
             case InGame() as play:
                 head, columns = self._game_sections(c, play)
-                key = ("game", id(play.game))
-        self._lay_out(head, columns, key)
+        self._lay_out(head, columns, self._screen_key(c))
+
+    @staticmethod
+    def _screen_key(c: Controller) -> tuple:
+        """What the panel shows: the mode screen, or which game."""
+        return ("game", id(c.game)) if c.in_game is not None else ("mode",)
 
     def _draw_bars(self, c: Controller) -> None:
         self.hits = self._bar_hits = []
@@ -288,7 +295,7 @@ class Interface:
         n = 2 if p.width >= TWO_COLUMNS_W else 1
         return n, (p.width - 2 * th.PAD - (n - 1) * th.PAD) // n
 
-    def _lay_out(self, head: list[Section], columns: list[list[Section]], key: tuple) -> None:
+    def _lay_out(self, head: list[Section], columns: list[list[Section]], key: Hashable) -> None:
         """Measure the sections, stack them (``column.arrange``) and draw them in the panel, scrolled."""
         p = self.layout.panel
         full_w = p.width - 2 * th.PAD

@@ -277,3 +277,20 @@ def test_the_panel_title_breaks_between_its_parts(make, size, variant):
              if w.what.startswith("text:") and "panel" in w.views and w.rect.y < below]
     assert all(not line.startswith("·") and not line.endswith("·") for line in title), title
     assert any(f"you play {variant.first_player.label.capitalize()}" in line for line in title), title
+
+
+def test_a_new_game_starts_without_the_last_ones_focus_and_cursor(make):
+    c = make(level="easy")
+    ui = Interface((1280, 800))
+    ui.render(c, 0.0)
+    home = c.cursor
+    c.handle(it.CursorMove(0, 1))
+    c.handle(it.CursorMove(0, 1))
+    while ui.focus != "btn:Play again":
+        ui.move_focus(1)
+    assert c.cursor_visible and c.cursor != home
+    c.handle(ui.focused_intent())
+    ui.render(c, 1.0)
+    assert ui.focus is None and not c.cursor_visible, "the new game starts with the board, no cursor shown"
+    c.handle(it.CursorMove(0, 1))
+    assert c.cursor_visible and c.cursor == home, "the first arrow shows the cursor at home"
