@@ -14,7 +14,8 @@ Selection follows the specification ("Controls on this page") to the letter:
   unless it has a capture that goes round and returns to its own square: then pressing it plays that
   capture (press outside the board to deselect);
 * when a capture is compulsory a press on a piece that cannot capture explains "When you can
-  capture, you must capture";
+  capture, you must capture"; every refused attempt says why in the words of the rules
+  (``game.help.explain_refusal``), and the notice names the Rules section to open (:attr:`notice_rule`);
 * a multi-capture is entered by pressing the squares to stop on in order; as soon as one route
   remains, the rest plays itself; pressing the final square (green ring) first plays the move when
   only one route leads there; "Deselect" (or Esc) cancels a capture partly entered.
@@ -30,11 +31,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, assert_never
 
 from engine import Color, coords_square, variant_named
+from game.help import Refusal, explain_refusal
 from game.intents import (
     AcceptDraw,
     Cancel,
     ChangeMode,
     ChooseRules,
+    CloseHelp,
     ConfirmResign,
     ContinueSaved,
     CursorMove,
@@ -43,13 +46,16 @@ from game.intents import (
     DismissNotes,
     DragStarted,
     FlipBoard,
+    HideKeys,
     Intent,
     OfferDraw,
+    OpenHelp,
     PieceDropped,
     PlayAgain,
     PlayMoveFromList,
     Resign,
     SetView,
+    ShowKeys,
     SquarePressed,
     StartGame,
     ToggleSetting,
@@ -61,6 +67,7 @@ from game.phases import (
     ChoosingMode,
     ConfirmingResign,
     GameOver,
+    HelpPage,
     HumanToMove,
     InGame,
     Level,
@@ -68,6 +75,7 @@ from game.phases import (
     OpponentFailed,
     OpponentToMove,
     Phase,
+    ReadingHelp,
     Screen,
     TurnPhase,
 )
@@ -79,6 +87,8 @@ if TYPE_CHECKING:  # at run time engine.game loads with the first game: the mode
     from game.storage import Storage
 
 MUST_CAPTURE = "You must capture"
+# the specification's words for a press on a piece that can't capture while another can: the refusal
+# that game.help gives then begins with them
 WHEN_YOU_CAN_CAPTURE = "When you can capture, you must capture"
 DECLINED = "The computer declined your draw offer"
 
@@ -109,6 +119,8 @@ class Controller:
     flipped: bool = False  # the board seen from the second player's side
     offer_armed: bool = False
     notice: str | None = None  # a one-off explanation under the status line
+    refusal: Refusal | None = None  # why the rules refused the last attempted move (the notice, while it says so)
+    keys_shown: bool = False  # the keys overlay ("?") is over the game
     notes: list[str] = field(default_factory=list)  # messages from storage (files set aside ...)
     events: list[str] = field(default_factory=list)  # sounds to play: move capture crown illegal end
     played: Played | None = None
@@ -129,9 +141,15 @@ class Controller:
         return self.phase.screen
 
     @property
+    def left_for_help(self) -> ChoosingMode | TurnPhase | ConfirmingResign:
+        """The phase under the help screen (the one Back returns to); else the phase itself."""
+        return self.phase.back if isinstance(self.phase, ReadingHelp) else self.phase
+
+    @property
     def turn_phase(self) -> ChoosingMode | TurnPhase:
-        """The phase under a question (``ConfirmingResign``): who acts in the game."""
-        return self.phase.under if isinstance(self.phase, ConfirmingResign) else self.phase
+        """The phase under a question (``ConfirmingResign``) or the help screen: who acts in the game."""
+        p = self.left_for_help
+        return p.under if isinstance(p, ConfirmingResign) else p
 
     @property
     def in_game(self) -> InGame | None:
@@ -140,15 +158,18 @@ class Controller:
 
     @property
     def game(self) -> Game | None:
-        """The game on screen; on the mode screen the one left there (None at launch)."""
-        p = self.phase.left if isinstance(self.phase, ChoosingMode) else self.phase
-        return p.game if p is not None else None
+        """The game on screen (or under the help screen); on the mode screen the one left there (None
+        at launch)."""
+        p = self.left_for_help
+        q = p.left if isinstance(p, ChoosingMode) else p
+        return q.game if q is not None else None
 
     @property
     def mode(self) -> Mode | None:
         """How the game on screen (or the one left for the mode screen) is played."""
-        p = self.phase.left if isinstance(self.phase, ChoosingMode) else self.phase
-        return p.mode if p is not None else None
+        p = self.left_for_help
+        q = p.left if isinstance(p, ChoosingMode) else p
+        return q.mode if q is not None else None
 
     @property
     def variant(self) -> Variant:
@@ -159,6 +180,13 @@ class Controller:
     @property
     def view(self) -> View:
         return self.settings.view
+
+    @property
+    def notice_rule(self) -> str | None:
+        """The id of the Rules section that explains the notice (a refused move), which pressing the
+        notice opens; None for any other notice."""
+        r = self.refusal
+        return r.section if r is not None and self.notice == r.message else None
 
     @property
     def confirming_resign(self) -> bool:
@@ -339,7 +367,12 @@ class Controller:
     # --- intents --------------------------------------------------------------------------------
 
     def handle(self, intent: Intent) -> None:
-        """Apply one intent; anything else is a TypeError."""
+        """Apply one intent; anything else is a TypeError. The help screen shows no game and takes only
+        its own intents: the others wait for Back (dropped, as presses on a hidden board would be)."""
+        if isinstance(self.phase, ReadingHelp) and not isinstance(intent, (OpenHelp, CloseHelp, Cancel)):
+            if not isinstance(intent, Intent):
+                raise TypeError(f"the controller has no intent {intent!r}")
+            return
         match intent:
             case SquarePressed(square=square, outside=outside):
                 self._press(square, outside)
@@ -395,6 +428,15 @@ class Controller:
                 self._save_settings()
             case DismissNotes():
                 self.notes.clear()
+            case OpenHelp(page=page, section=section):
+                self._open_help(HelpPage(page), section)
+            case CloseHelp():
+                if isinstance(self.phase, ReadingHelp):
+                    self.phase = self.phase.back
+            case ShowKeys():
+                self.keys_shown = self.screen is Screen.GAME
+            case HideKeys():
+                self.keys_shown = False
             case _:
                 raise TypeError(f"the controller has no intent {intent!r}")
         self.version += 1
@@ -411,10 +453,15 @@ class Controller:
             return
         if self.selected != start and not self._select(start):
             return
-        if square is None or not self._press_target(square):
-            self._illegal("That piece can't move there" if square is not None else None)
+        if square is None:
+            self._illegal(None)
+        elif not self._press_target(square):
+            self._refuse(start, self.entered + (square,), "That piece can't move there")
 
     def _cancel(self) -> None:
+        if isinstance(self.phase, ReadingHelp):
+            self.phase = self.phase.back
+            return
         self.notice = None
         if isinstance(self.phase, ConfirmingResign):
             self.phase = self.phase.under
@@ -499,6 +546,18 @@ class Controller:
         self._save()
         self.phase = GameOver(p.game, p.mode)
 
+    def _open_help(self, page: HelpPage, section: str | None) -> None:
+        """The help screen at ``page`` and ``section`` over the phase the player is in, which Back returns
+        to. The Rules shown are those of the game on screen; on the mode screen, those chosen there."""
+        p = self.phase
+        if isinstance(p, ReadingHelp):
+            self.phase = dataclasses.replace(p, page=page, section=section)
+            return
+        variant = variant_named(self.settings.variant) if isinstance(p, ChoosingMode) else p.game.variant
+        self.keys_shown = False
+        self.dragging = None
+        self.phase = ReadingHelp(p, variant.name, page, section)
+
     def _change_mode(self) -> None:
         """To the mode screen, with the rules of the game left there chosen."""
         self._stop_opponent()
@@ -543,20 +602,19 @@ class Controller:
         elif square is not None and self.is_own_piece(square):
             self._select(square)
         elif self.selected is not None:
-            if self.entered:
-                self._illegal("Press the next square to stop on, or Deselect")
-            else:
+            # a square the selected piece can't stop on: say why; a capture partly entered stays
+            if square is not None:
+                self._refuse(self.selected, self.entered + (square,), "Press the next square to stop on, or Deselect")
+            if not self.entered:
                 self._deselect()
+        elif square is not None and self.game is not None and self.game.position.piece_at(square) is not None:
+            self._refuse(square, ())  # the other side's piece
 
     def _select(self, square: int) -> bool:
         """Select one of the mover's pieces; explains why not when it has no legal move."""
         moves = [m for m in self.legal_moves() if m.start == square]
         if not moves:
-            game = self.game
-            if game is not None and game.position.has_capture():
-                self._illegal(WHEN_YOU_CAN_CAPTURE)
-            else:
-                self._illegal("That piece has no legal move")
+            self._refuse(square, (), "That piece has no legal move")
             return False
         self.selected, self.entered, self.notice = square, (), None
         return True
@@ -596,6 +654,15 @@ class Controller:
         if text:
             self.notice = text
         self.events.append("illegal")
+
+    def _refuse(self, start: int, stops: tuple[int, ...], otherwise: str | None = None) -> None:
+        """The rules refuse moving the piece on ``start`` to ``stops`` (none: selecting it): the notice
+        says why in the words of the rules, and names the section of the Rules that explains it
+        (``otherwise`` if the explanation finds the attempt allowed after all)."""
+        game = self.game
+        assert game is not None, "a refusal needs a game"
+        self.refusal = explain_refusal(game.position, start, stops)
+        self._illegal(self.refusal.message if self.refusal is not None else otherwise)
 
     # --- playing moves --------------------------------------------------------------------------
 
@@ -688,8 +755,8 @@ class Controller:
 
     def update(self) -> None:
         """Once a frame: take the opponent's replies (never waits)."""
-        if self.opponent is None:
-            return
+        if self.opponent is None or isinstance(self.phase, ReadingHelp):
+            return  # on the help screen the reply waits: the player sees it arrive once back
         replies = self.opponent.poll()
         for reply in replies:
             self._on_reply(reply)
@@ -778,7 +845,15 @@ class Controller:
             self.storage.save_settings(self.settings)
 
     def restore(self) -> bool:
-        """Load the saved game in progress (if any and not finished) and show it; False if none."""
+        """Load the saved game in progress (if any and not finished) and show it; False if none. A
+        player reading the help meanwhile stays there, and Back leads to the game."""
+        reading = self.phase if isinstance(self.phase, ReadingHelp) else None
+        restored = self._restore()
+        if reading is not None and self.phase is not reading:
+            self.phase = dataclasses.replace(reading, back=self.left_for_help)
+        return restored
+
+    def _restore(self) -> bool:
         if self.storage is None:
             return False
         data = self.storage.load_game(self._game_from_dict)

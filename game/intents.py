@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from game.phases import Level
+from game.phases import HelpPage, Level
 from game.settings import View
 
 if TYPE_CHECKING:
@@ -146,6 +146,31 @@ class DismissNotes:
     """Close the notes about files set aside."""
 
 
+@dataclass(frozen=True)
+class OpenHelp:
+    """F1, the "Rules" buttons, the tabs of the help screen, a refusal pressed: show ``page``, at the
+    section with the id ``section`` (None: the top)."""
+
+    page: HelpPage = HelpPage.RULES
+    section: str | None = None
+
+
+@dataclass(frozen=True)
+class CloseHelp:
+    """"Back" on the help screen (Esc too, as :class:`Cancel`)."""
+
+
+@dataclass(frozen=True)
+class ShowKeys:
+    """"?" during a game: the keys in an overlay."""
+
+
+@dataclass(frozen=True)
+class HideKeys:
+    """Any key or press while the keys are shown."""
+
+
 Intent = (SquarePressed | DragStarted | PieceDropped | Deselect | Cancel | CursorMove | CursorPress | PlayMoveFromList
           | Undo | OfferDraw | AcceptDraw | Resign | ConfirmResign | PlayAgain | ChangeMode | ChooseRules | StartGame
-          | ContinueSaved | FlipBoard | SetView | ToggleSetting | DismissNotes)
+          | ContinueSaved | FlipBoard | SetView | ToggleSetting | DismissNotes | OpenHelp | CloseHelp | ShowKeys
+          | HideKeys)

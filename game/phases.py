@@ -21,12 +21,15 @@ Every phase on the game screen carries the game and its mode, so neither is ever
     a game going on --Resign--> ConfirmingResign(under=its phase)
                                 --Cancel--> that phase; --ConfirmResign--> GameOver
                                 the board works meanwhile, and any move, undo or new game answers it
+    any phase but ReadingHelp --OpenHelp (F1, "Rules", a refusal pressed)--> ReadingHelp(back=that phase)
+    ReadingHelp --OpenHelp--> ReadingHelp (another page or section, the same back)
+                --CloseHelp, Cancel (Back, Esc)--> back, unchanged: the opponent's reply waits meanwhile
 
 Phases to come plug in beside these: a friend's moves over the network are another opponent in
 :class:`OpponentToMove` (``game.opponent``), connecting and rematches phases of their own; review,
-the position editor and the Rules pages are further phases (with screens of their own) that hold what
-they show, as :class:`ChoosingMode` holds the game it returns to, and an overlay over a game holds
-the phase under it, as :class:`ConfirmingResign` does.
+the position editor are further phases (with screens of their own) that hold what they show, as
+:class:`ChoosingMode` holds the game it returns to and :class:`ReadingHelp` the phase it returns to,
+and an overlay over a game holds the phase under it, as :class:`ConfirmingResign` does.
 """
 
 from __future__ import annotations
@@ -46,6 +49,14 @@ class Screen(enum.Enum):
 
     MODE = "mode"  # choosing the rules and how to play
     GAME = "game"  # a game: the panel, the status line and the board's buttons
+    HELP = "help"  # the Rules or the Controls pages, over the whole window
+
+
+class HelpPage(enum.StrEnum):
+    """The pages of the help screen (``game.help``)."""
+
+    RULES = "rules"
+    CONTROLS = "controls"
 
 
 class Level(enum.StrEnum):
@@ -144,4 +155,20 @@ class ConfirmingResign(InGame):
 
 
 TurnPhase = HumanToMove | OpponentToMove | AwaitingDrawAnswer | GameOver | OpponentFailed  # who acts in the game
-Phase = ChoosingMode | TurnPhase | ConfirmingResign
+
+
+@dataclass(frozen=True)
+class ReadingHelp:
+    """The help screen: ``page`` (the Rules of ``variant``, a name in ``engine.VARIANTS``, or the
+    Controls), opened at the section with the id ``section`` (None: at the top). ``back`` is the phase
+    the player left for it, which Back returns to as it was: a game keeps its state, and its opponent
+    goes on thinking (its reply is taken once the player is back)."""
+
+    back: ChoosingMode | TurnPhase | ConfirmingResign
+    variant: str
+    page: HelpPage = HelpPage.RULES
+    section: str | None = None
+    screen: ClassVar[Screen] = Screen.HELP
+
+
+Phase = ChoosingMode | TurnPhase | ConfirmingResign | ReadingHelp

@@ -100,7 +100,8 @@ def test_a_piece_without_moves_is_not_selected_and_says_why(make):
     c = make()
     press(c, "a1")
     assert c.selected is None
-    assert c.notice == "That piece has no legal move" and c.events == ["illegal"]
+    assert c.notice == "That man can't move: men move only forward, and the square ahead of it is taken"
+    assert c.events == ["illegal"] and c.notice_rule == "men-move"
 
 
 def test_opponent_pieces_are_not_selected(make):
@@ -114,7 +115,8 @@ def test_compulsory_capture_rings_status_and_the_must_capture_notice(make):
     assert c.capturers() == {sq("c3")}
     assert MUST_CAPTURE in c.status()
     press(c, "g1")
-    assert c.selected is None and c.notice == WHEN_YOU_CAN_CAPTURE
+    assert c.selected is None and c.notice == WHEN_YOU_CAN_CAPTURE + ": the gold rings show which pieces can"
+    assert c.notice_rule == "compulsory-capture"
     press(c, "c3")
     assert names(c, c.targets()) == {"e5"}
     press(c, "e5")
