@@ -115,6 +115,7 @@ class App:
         self._check_ready()
         for intent in self.input.poll():
             self.dispatch(intent)
+        self._start_waiting_game()
         c = self.controller
         if self._ready and (self.animation is None or self.animation.is_done(now)):
             c.update()  # the computer's reply waits until the last move has been shown
@@ -150,7 +151,9 @@ class App:
         engine is ready, only those the mode screen needs then; a game chosen meanwhile waits)."""
         from game import input as inp
         from game import intents as it
+        from game.phases import Screen
         from game.render import camera_at
+        from game.ui.help_screen import GoToSection
 
         match intent:
             case inp.Quit():
@@ -163,9 +166,14 @@ class App:
                 self.camera = camera_at(self.camera, self._now).orbited(dx, dy)
             case inp.Zoom(steps=steps):
                 self.camera = camera_at(self.camera, self._now).zoomed(steps)
+            case GoToSection():  # an entry of the help screen's contents
+                self.ui.navigate(intent)
             case it.StartGame() | it.ContinueSaved() if not self._ready:
                 self._waiting_start = intent
-            case it.ChooseRules() | it.ToggleSetting() | it.SetView() | it.DismissNotes():
+            case (it.ChooseRules() | it.ToggleSetting() | it.SetView() | it.DismissNotes() | it.OpenHelp() | it.CloseHelp()
+                  | it.ShowKeys() | it.HideKeys()):
+                self.controller.handle(intent)
+            case it.Cancel() if self.controller.screen is Screen.HELP:
                 self.controller.handle(intent)
             case _ if self._ready or not isinstance(intent, it.Intent):
                 self.controller.handle(intent)  # one it doesn't know raises
@@ -178,11 +186,17 @@ class App:
         self._ready = True
         c = self.controller
         c.opponent = WorkerOpponent(self.loader.client)
-        if self._waiting_start is not None:
-            c.handle(self._waiting_start)
-            self._waiting_start = None
-        else:
+        if self._waiting_start is None:
             c.restore()
+
+    def _start_waiting_game(self) -> None:
+        """Start the game chosen before the rules engine was ready, once it is and the player is not
+        reading the help (which keeps it until Back)."""
+        from game.phases import Screen
+
+        if self._ready and self._waiting_start is not None and self.controller.screen is not Screen.HELP:
+            self.controller.handle(self._waiting_start)
+            self._waiting_start = None
 
     def _loading_text(self) -> str | None:
         text = self.loader.progress()
@@ -231,7 +245,7 @@ class App:
             self.sounds.play(name, c.settings.sound)
         c.events.clear()
         key = (c.settings.view, c.second_side_near() if c.screen is Screen.GAME else False)
-        if key != self._camera_key:
+        if key != self._camera_key and c.screen is not Screen.HELP:  # (the board is hidden meanwhile)
             self._camera_key = key
             self.camera = CameraMove(camera_at(self.camera, now), Camera.preset(*key), now)
 

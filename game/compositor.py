@@ -18,7 +18,8 @@ class Compositor:
     blended over the board, so it is redrawn whenever the board is.
 
     A frame where neither the board (its state, the camera, an animation, the renderer's own work
-    in progress) nor the interface changed draws nothing and is not flipped. When the driver keeps
+    in progress) nor the interface changed draws nothing and is not flipped. While a page fills the
+    window (the help screen) the board is not drawn at all. When the driver keeps
     the back buffer's pixels across a flip (Mesa's software renderers do; checked at start), a frame
     redraws only the parts that changed; otherwise every drawn frame redraws everything.
     """
@@ -32,6 +33,7 @@ class Compositor:
         self._layer: Any = None
         self._layer_fbo: Any = None
         self._board_key: tuple | None = None
+        self._full_page = False
         self.resize(size)
 
     def _keeps_back_buffer(self) -> bool:
@@ -76,8 +78,12 @@ class Compositor:
 
         from game.render import camera_at
 
+        if ui.full_page != self._full_page:  # a page opened or closed: everything is new
+            self._full_page = ui.full_page
+            self.invalidate()
         full = self._full or not self.keeps_back_buffer
-        regions = ui.layout.regions(False)  # the opaque parts: panel, bars
+        # the opaque parts: panel and bars, or the page over the whole window
+        regions = [pygame.Rect(0, 0, *self.size)] if ui.full_page else ui.layout.regions(False)
         fresh = []  # rectangles of the interface whose pixels changed
         if ui_changed or full:
             for rect in (regions if full else [r for r in regions if r.collidelist(ui.redrawn) >= 0]):
@@ -91,9 +97,10 @@ class Compositor:
         board_key = None
         if state is not None:
             board_key = (replace(state, camera=camera_at(state.camera, now)), tuple(ui.layout.view))
-        board = (full or board_key != self._board_key or (state is not None and state.animation is not None)
-                 or (renderer is not None and not renderer.is_settled)
-                 or over_view != self._over_view or (over_view and ui.layout.view.collidelist(ui.redrawn) >= 0))
+        board = not ui.full_page and (
+            full or board_key != self._board_key or (state is not None and state.animation is not None)
+            or (renderer is not None and not renderer.is_settled)
+            or over_view != self._over_view or (over_view and ui.layout.view.collidelist(ui.redrawn) >= 0))
         if full:
             fresh = regions
         if not board and not fresh:

@@ -7,7 +7,9 @@ pointer having moved; if it moved, the drag turns the camera instead (orbit), so
 deselects. The wheel zooms the board, and scrolls the panel (or the list under the pointer); a press
 on a scrollbar or on scrolled content that is not a button drags it. Arrow keys move the board cursor,
 Enter or Space presses (or activates the button focused with Tab, which scrolls it into view), Esc
-cancels. Scrolling and focus are the interface's own state: they go to it directly, not as intents.
+cancels. F1 opens the Rules, "?" shows the keys (any key or press closes them again). On a page that
+fills the window (the help screen) the wheel scrolls it, and so do the arrow keys, Page Up/Down and
+Home/End. Scrolling and focus are the interface's own state: they go to it directly, not as intents.
 """
 
 from __future__ import annotations
@@ -52,8 +54,23 @@ class Zoom:
     steps: float  # wheel notches, positive = closer
 
 
+@dataclass(frozen=True)
+class Scroll:
+    """A key's move on the page that fills the window (``Interface.navigate``): by ``lines`` (positive:
+    further down), by ``pages``, to an ``end`` (-1 the top, 1 the bottom) or by ``sections``."""
+
+    lines: int = 0
+    pages: int = 0
+    end: int = 0
+    sections: int = 0
+
+
 _ARROWS = {pygame.K_LEFT: (-1, 0), pygame.K_RIGHT: (1, 0), pygame.K_UP: (0, 1), pygame.K_DOWN: (0, -1)}
 _PRESS_KEYS = (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE)
+# keys that move a page that fills the window
+_PAGE_KEYS = {pygame.K_UP: Scroll(lines=-2), pygame.K_DOWN: Scroll(lines=2), pygame.K_LEFT: Scroll(sections=-1),
+              pygame.K_RIGHT: Scroll(sections=1), pygame.K_PAGEUP: Scroll(pages=-1),
+              pygame.K_PAGEDOWN: Scroll(pages=1), pygame.K_HOME: Scroll(end=-1), pygame.K_END: Scroll(end=1)}
 
 
 @dataclass
@@ -68,7 +85,8 @@ class _Press:
 class Input:
     """Reads the event queue once a frame.
 
-    ``ui`` is the :class:`game.ui.Interface` (what is under the pointer, Tab focus), ``pick(x, y)``
+    ``ui`` is the :class:`game.ui.Interface` (what is under the pointer, Tab focus, scrolling, whether a
+    page fills the window or the keys are shown), ``pick(x, y)``
     returns ``(square, on_board)`` for a window point in the board's viewport (square None on a light
     square or off the board), ``can_drag(square)`` says whether the piece there may be moved now.
     """
@@ -100,11 +118,13 @@ class Input:
         elif t == pygame.MOUSEMOTION:
             self.ui.mouse = e.pos
             self._motion(e, out)
+        elif self.ui.keys_shown and (t == pygame.KEYDOWN or (t == pygame.MOUSEBUTTONDOWN and e.button in (1, 2, 3))):
+            out.append(it.HideKeys())  # any key or press closes the keys, and does nothing else
         elif t == pygame.MOUSEBUTTONDOWN and e.button in (1, 2, 3):
             self.ui.mouse = e.pos
             if e.button == 1:
                 self._down(e.pos, out)
-            elif self.ui.layout.board.collidepoint(e.pos):
+            elif not self.ui.full_page and self.ui.layout.board.collidepoint(e.pos):
                 self._orbit_button = e.pos
         elif t == pygame.MOUSEBUTTONUP and e.button in (1, 2, 3):
             if e.button == 1:
@@ -114,7 +134,7 @@ class Input:
         elif t == pygame.MOUSEWHEEL:
             pos = pygame.mouse.get_pos()
             steps = e.precise_y if hasattr(e, "precise_y") else e.y
-            if self.ui.layout.board.collidepoint(pos):
+            if not self.ui.full_page and self.ui.layout.board.collidepoint(pos):
                 out.append(Zoom(steps))
             else:
                 self.ui.scroll_at(pos, round(-steps * WHEEL_PIXELS))
@@ -134,7 +154,7 @@ class Input:
         if self.ui.grab(pos):
             self._press = _Press("scroll", pos, None, False)
             return
-        if not self.ui.layout.board.collidepoint(pos):
+        if self.ui.full_page or not self.ui.layout.board.collidepoint(pos):
             return
         square, on_board = self.pick(*pos)
         if square is not None and self.can_drag(square):
@@ -183,7 +203,13 @@ class Input:
 
     def _key(self, e, out: list) -> None:
         k = e.key
-        if k in _ARROWS:
+        if k == pygame.K_F1:
+            out.append(it.OpenHelp())
+        elif getattr(e, "unicode", "") == "?":  # wherever "?" is on the keyboard
+            out.append(it.ShowKeys())
+        elif self.ui.full_page and k in _PAGE_KEYS:
+            self.ui.navigate(_PAGE_KEYS[k])
+        elif k in _ARROWS:
             out.append(it.CursorMove(*_ARROWS[k]))
         elif k in _PRESS_KEYS:
             intent = self.ui.focused_intent()

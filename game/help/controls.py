@@ -13,13 +13,16 @@ from .model import Key, Page, Section
 # game/input.py must read for each (tests check it); text: a character read from the key's text.
 KEYS = (
     Key("← ↑ → ↓", "Move the cursor from dark square to dark square, as you see the board (the first press "
-        "shows it)", ("K_LEFT", "K_RIGHT", "K_UP", "K_DOWN")),
+        "shows it); on the Rules and Controls, ↑ ↓ scroll and ← → go from section to section",
+        ("K_LEFT", "K_RIGHT", "K_UP", "K_DOWN")),
     Key("Enter or Space", "Press the square under the cursor, or the button chosen with Tab",
         ("K_RETURN", "K_KP_ENTER", "K_SPACE")),
-    Key("Esc", "Close the resign question; else take back a capture partly entered; else drop the selection",
-        ("K_ESCAPE",)),
+    Key("Esc", "Close the resign question; else take back a capture partly entered; else drop the selection; "
+        "on the Rules and Controls, go back", ("K_ESCAPE",)),
     Key("Tab, Shift+Tab", "Go to the next (previous) button; after the last one, back to the board", ("K_TAB",)),
     Key("Ctrl+Z", "Undo move", ("K_z",)),
+    Key("Page Up, Page Down", "Scroll the Rules and Controls a page up or down", ("K_PAGEUP", "K_PAGEDOWN")),
+    Key("Home, End", "Go to the top or the end of the Rules and Controls", ("K_HOME", "K_END")),
     Key("F1", "Open the Rules", ("K_F1",)),
     Key("?", "Show these keys", (), text="?"),
 )
@@ -75,6 +78,8 @@ def _controls(first: str, second: str) -> Page:
             "Tab goes through the buttons (Shift+Tab goes back) and Enter or Space presses the one chosen. "
             "Esc takes back a capture partly entered or drops the selection. Ctrl+Z undoes a move.",
             "F1 opens the Rules, and ? shows the keys at any time during a game.",
+            "On the Rules and Controls pages, the wheel, the scrollbar, the arrow keys, Page Up, Page Down, Home "
+            "and End scroll (← and → go from section to section), and Back or Esc returns to where you were.",
         )),
         Section("controls-button-table", "Button controls", (
             "The “Button controls” panel beside the board (below it in a narrow window) is a table laid "

@@ -1,5 +1,6 @@
 """The 2D interface, drawn with pygame onto one window-sized surface that the renderer lays over the
-3D board: the side panel (mode screen or game panel), the status line and the buttons on the board.
+3D board: the side panel (mode screen or game panel), the status line and the buttons on the board;
+or, instead of all that, the help screen over the whole window (``help_screen``), and the keys card.
 
 The panel is a list of sections (``_mode_sections``, ``_game_sections``) laid out by
 ``game.ui.column``: one column beside the board, two under it when the panel is wide, scrolled when
@@ -22,11 +23,12 @@ import pygame
 from engine import VARIANTS, coords_square, square_name
 from game import intents as it
 from game.controller import Controller
-from game.phases import ChoosingMode, InGame, Level
+from game.phases import ChoosingMode, HelpPage, InGame, Level, ReadingHelp, Screen
 from game.settings import Notation, View
 
 from . import theme as th
 from .column import SECTION_GAP, Placed, ScrollView, Section, arrange, column_height
+from .help_screen import HelpScreen, draw_keys_card
 from .layout import Layout, compute_layout
 
 if TYPE_CHECKING:
@@ -124,9 +126,13 @@ class Interface:
         self.focus: str | None = None  # id of the focused hit (Tab), None: the board
         self.countdown: str | None = None  # the draw countdown shown below the board, if any
         self.over_view = False  # something is drawn over the 3D view itself (a long status, the result)
+        self.full_page = False  # the help screen fills the window: no board under it
+        self.keys_shown = False  # the keys card ("?") is over everything
+        self.help = HelpScreen()
         self.redrawn: list[pygame.Rect] = []  # what the last render() redrew
         self._panel_key: tuple | None = None
         self._bars_key: tuple | None = None
+        self._page_key: tuple | None = None
         self._panel_hits: list[Hit] = []
         self._bar_hits: list[Hit] = []
         self._panel_widgets: list[Widget] = []
@@ -167,6 +173,17 @@ class Interface:
         if self.focus is not None:
             self.reveal(self.focus)
 
+    def add_hit(self, rect: pygame.Rect, intent, hit_id: str) -> None:
+        """Make ``rect`` pressable (for parts drawn outside this module), within the clipping and the
+        scroll views of what is being drawn."""
+        self.hits.append(Hit(pygame.Rect(rect), intent, hit_id, True, self._clip, self._in_views))
+
+    def navigate(self, move) -> None:
+        """A key's move on the page that fills the window (``game.input.Scroll``), or an entry of its
+        contents (``help_screen.GoToSection``)."""
+        if self.full_page:
+            self.help.navigate(move)
+
     def focused_intent(self):
         for h in self.hits:
             if h.id == self.focus and h.enabled:
@@ -187,7 +204,10 @@ class Interface:
             rect = rect.move(0, -moved).clip(view.rect) or view.rect
 
     def scroll_at(self, pos, dy: int) -> bool:
-        """The wheel over ``pos``: scroll the innermost view there that can move ``dy`` pixels that way."""
+        """The wheel over ``pos``: scroll the innermost view there that can move ``dy`` pixels that way
+        (on the help screen, its page, wherever the pointer is)."""
+        if self.full_page:
+            return self.help.scroll.scroll_by(dy)
         for name in reversed(self._view_order):
             view = self.views[name]
             if view.rect.collidepoint(pos) and view.scroll_by(dy):
@@ -242,21 +262,46 @@ class Interface:
         self._hover = hover.id if hover else None
         state = (c.version, self._hover, self.focus, self.layout.width, self.layout.height)
         grabbed = self._grab.view if self._grab is not None else None
+        if isinstance(c.phase, ReadingHelp):
+            return self._render_help(c.phase, (state, grabbed), diagrams=loading is None)
+        if self.full_page:  # back from the help screen: everything is drawn again
+            self.full_page = False
+            self._panel_key = self._bars_key = self._page_key = None
+        self.keys_shown = c.keys_shown and c.screen is Screen.GAME
         panel_key = (state, loading, self._offsets(), grabbed)
         # the status line's dots move while the computer thinks: only the bars redraw for them
         bars_key = (state, int(now * 3) if c.waiting_for_opponent else 0)
+        panel_due, bars_due = panel_key != self._panel_key, bars_key != self._bars_key
+        if self.keys_shown and (panel_due or bars_due):  # the card lies over both
+            panel_due = bars_due = True
         self.redrawn = []
-        if panel_key != self._panel_key:
+        if panel_due:
             self._draw_panel(c, loading)
             self._panel_key = (state, loading, self._offsets(), grabbed)  # as laid out (clamped, following)
             self.redrawn.append(self.layout.panel)
-        if bars_key != self._bars_key:
+        if bars_due:
             self._bars_key = bars_key
             self._now = now
             self._draw_bars(c)
             self.redrawn.extend((*self.layout.bars, self.layout.view))
         self.hits = self._panel_hits + self._bar_hits  # the bars' last: they may lie over the view
         self.widgets = self._panel_widgets + self._bar_widgets
+        if self.keys_shown and self.redrawn:
+            draw_keys_card(self)
+        return bool(self.redrawn)
+
+    def _render_help(self, phase: ReadingHelp, state: tuple, diagrams: bool) -> bool:
+        """The help screen over the whole window, redrawn when anything on it changed."""
+        fresh = not self.full_page
+        self.full_page, self.keys_shown, self.over_view = True, False, False
+        self.help.sync(phase, (self.layout.width, self.layout.height), fresh)
+        key = (state, self.help.state(), diagrams)
+        self.redrawn = []
+        if fresh or key != self._page_key:
+            self.hits, self.widgets, self._view_order = [], [], []
+            self.help.draw(self, phase, diagrams)
+            self._page_key = (state, self.help.state(), diagrams)
+            self.redrawn.append(self.surface.get_rect())
         return bool(self.redrawn)
 
     def _draw_panel(self, c: Controller, loading: str | None) -> None:
@@ -476,6 +521,7 @@ class Interface:
         """The mode screen: the rules, then how to play; the settings at the bottom."""
         head = [Section("title", self._mode_title)]
         first = [Section("rules", partial(self._rules, c)),
+                 Section("help", self._help_buttons),
                  Section("vs-computer", partial(self._vs_computer, c))]
         second = [Section("play-second", partial(self._play_second, c)),
                   Section("hotseat", self._hotseat),
@@ -510,6 +556,12 @@ class Interface:
         size = f"{variant.size}×{variant.size}, {variant.rows_of_men * variant.row_width} pieces each"
         y += self._label(x, y, size, th.small_font(), th.MUTED)
         return y - top
+
+    def _help_buttons(self, x, y, w) -> int:
+        """The buttons to the Rules (of the rules chosen) and the Controls."""
+        items = [("Read the rules", it.OpenHelp(HelpPage.RULES), {"hit_id": "mode:rules"}),
+                 ("Controls", it.OpenHelp(HelpPage.CONTROLS), {"hit_id": "mode:controls"})]
+        return self._flow(x, y, w, items, h=28, f=th.small_font(), pad=12)
 
     def _vs_computer(self, c: Controller, x, y, w) -> int:
         top = y
@@ -709,7 +761,8 @@ class Interface:
                  ("Resign", it.Resign(), {"enabled": not g.is_over}),
                  ("Play again", it.PlayAgain(), {}),
                  ("Change mode", it.ChangeMode(), {}),
-                 ("Flip board", it.FlipBoard(), {})]
+                 ("Flip board", it.FlipBoard(), {}),
+                 ("Rules", it.OpenHelp(), {"hit_id": "btn:rules"})]
         return y + self._flow(x, y, w, items, f=th.small_font(), pad=10) - top
 
     def _info(self, c: Controller, play: InGame, x, y, w, compact: bool = False) -> int:
@@ -858,13 +911,23 @@ class Interface:
         if inner < 40:
             return
         lines = [(line, bold, th.TEXT) for line in self._lines(bold, status, inner)]
+        rule = c.notice_rule  # the notice says why a move is refused: pressing it opens that rule
         if c.notice:
             lines += [(line, th.body_font(), th.ACCENT) for line in self._lines(th.body_font(), c.notice, inner)]
+            if rule is not None:
+                lines.append(("Press here to read the rule ›", th.small_font(), th.FOCUS))
         width = min(at.width, max(f.size(t)[0] for t, f, _ in lines) + 28)
         height = sum(f.get_linesize() for _, f, _ in lines) + 16 + 4 * (len(lines) - 1)
         rect = pygame.Rect(at.x, at.y, width, height)
         self.over_view |= rect.bottom > self.layout.view.y
-        self._pill(rect)
+        hovered = rule is not None and self._hover == "notice:rule"
+        self._pill(rect, (34, 40, 52, 225) if hovered else th.OVERLAY)
+        if rule is not None:  # the notice's lines, pressable
+            top = rect.y + 8 + sum(f.get_linesize() + 4 for _, f, colour in lines if f is bold)
+            notice = pygame.Rect(rect.x, top - 4, rect.width, rect.bottom - top + 4)
+            if self.focus == "notice:rule":
+                pygame.draw.rect(self.surface, th.FOCUS, notice, width=2, border_radius=th.RADIUS)
+            self.add_hit(notice, it.OpenHelp(HelpPage.RULES, rule), "notice:rule")
         ty = rect.y + 8
         for t, f, colour in lines:
             self._label(rect.x + 14, ty, t, f, colour)

@@ -11,6 +11,7 @@ import pygame
 BACKGROUND = (31, 31, 33)  # behind the 3D board (the renderer's clear colour, 0.12 0.12 0.13)
 PANEL = (29, 34, 43)
 CARD = (38, 45, 56)
+PAGE = (25, 29, 37)  # behind a page of text (the help screen)
 CARD_EDGE = (52, 61, 75)
 TEXT = (236, 233, 226)
 MUTED = (150, 160, 172)

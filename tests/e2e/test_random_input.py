@@ -10,7 +10,8 @@ import warnings
 import pygame
 
 KEYS = [pygame.K_LEFT, pygame.K_RIGHT, pygame.K_UP, pygame.K_DOWN, pygame.K_RETURN, pygame.K_SPACE,
-        pygame.K_ESCAPE, pygame.K_TAB, pygame.K_z]
+        pygame.K_ESCAPE, pygame.K_TAB, pygame.K_z, pygame.K_F1, pygame.K_PAGEDOWN, pygame.K_HOME, pygame.K_SLASH]
+TEXT = {pygame.K_SLASH: "?"}  # the character a key types, where the game reads that
 SIZES = [(900, 640), (1280, 800), (640, 820), (520, 400), (1100, 560)]
 EVENTS = 3000
 
@@ -53,7 +54,8 @@ def _random_input(rng: random.Random, app) -> int:
         return 5
     if roll < 0.85:
         mod = pygame.KMOD_CTRL if rng.random() < 0.1 else (pygame.KMOD_SHIFT if rng.random() < 0.1 else 0)
-        _post(pygame.KEYDOWN, key=rng.choice(KEYS), mod=mod, unicode="", scancode=0)
+        key = rng.choice(KEYS)
+        _post(pygame.KEYDOWN, key=key, mod=mod, unicode=TEXT.get(key, ""), scancode=0)
         return 1
     if roll < 0.93:
         steps = rng.choice((-2, -1, 1, 2))

@@ -284,12 +284,7 @@ def _texts_in_input() -> set[str]:
     return {n.value for n in ast.walk(_input_source()) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
 
 
-COMING = {"F1", "?"}  # issue 14: added with the Rules screen and the keys overlay
-
-
-@pytest.mark.parametrize("key", [
-    pytest.param(k, marks=pytest.mark.xfail(strict=True, reason="issue 14: the key comes with its screen"))
-    if k.label in COMING else k for k in KEYS], ids=lambda k: k.label)
+@pytest.mark.parametrize("key", KEYS, ids=lambda k: k.label)
 def test_every_key_the_controls_page_names_is_read_by_the_input_layer(key):
     assert key.pygame_keys or key.text
     assert set(key.pygame_keys) <= _keys_read_by_input()
