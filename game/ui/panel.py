@@ -318,7 +318,9 @@ class Interface:
 
     @staticmethod
     def _screen_key(c: Controller) -> tuple:
-        """What the panel shows: the mode screen, or which game."""
+        """What the panel shows: the mode screen, or which game (the help screen: neither)."""
+        if c.screen is Screen.HELP:
+            return ("help",)
         return ("game", id(c.game)) if c.in_game is not None else ("mode",)
 
     def _draw_bars(self, c: Controller) -> None:
