@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from game.compositor import BACKGROUND, Compositor
 from game.loader import Loader
-from game.settings import AnimationSpeed
+from game.settings import AnimationSpeed, View
 
 if TYPE_CHECKING:
     from engine import Position
@@ -76,7 +76,7 @@ class App:
         self.sounds = Sounds()
         self.input = Input(self.ui, self._pick, self._can_drag)
         self.camera: Camera | CameraMove = Camera.preset(self.controller.settings.view, False)
-        self._camera_key = (self.controller.settings.view, False)
+        self._camera_key: tuple[View, bool] | None = (self.controller.settings.view, False)
         self.animation: MoveAnimation | None = None
         self._animated: Played | None = None  # the controller's Played that the animation shows
         self._waiting_start: StartGame | ContinueSaved | None = None  # a game chosen before the engine was ready
@@ -170,7 +170,10 @@ class App:
                 self.ui.navigate(intent)
             case it.StartGame() | it.ContinueSaved() if not self._ready:
                 self._waiting_start = intent
-            case (it.ChooseRules() | it.ToggleSetting() | it.SetView() | it.DismissNotes() | it.OpenHelp() | it.CloseHelp()
+            case it.SetView():
+                self.controller.handle(intent)
+                self._camera_key = None  # the view pressed, even the one already chosen, resets the camera
+            case (it.ChooseRules() | it.ToggleSetting() | it.DismissNotes() | it.OpenHelp() | it.CloseHelp()
                   | it.ShowKeys() | it.HideKeys()):
                 self.controller.handle(intent)
             case it.Cancel() if self.controller.screen is Screen.HELP:

@@ -1,0 +1,33 @@
+"""The window's own behaviour (a real window under Xvfb, in this process): the view buttons bring the
+camera back, closing puts the window away before anything else, and a saved game opens on the game
+screen."""
+
+from __future__ import annotations
+
+import math
+import time
+
+
+def close_to(a, b) -> bool:
+    return all(math.isclose(getattr(a, f), getattr(b, f), abs_tol=1e-9) for f in ("yaw", "pitch", "zoom", "base_yaw"))
+
+
+def test_the_view_already_chosen_brings_back_its_camera_after_a_turn_or_zoom(open_app):
+    from game import input as inp
+    from game import intents as it
+    from game.render import Camera, camera_at
+    from game.settings import View
+
+    app = open_app((800, 600), until=lambda app: True)
+    app.step()
+    later = lambda: time.monotonic() + 5  # noqa: E731 - past any camera move
+    for view in (View.ANGLED, View.TOP):
+        app.dispatch(it.SetView(view))
+        app.step()
+        assert close_to(camera_at(app.camera, later()), Camera.preset(view))
+        app.dispatch(inp.Orbit(140, 60))
+        app.dispatch(inp.Zoom(2))
+        assert not close_to(camera_at(app.camera, later()), Camera.preset(view)), "turned and zoomed"
+        app.dispatch(it.SetView(view))  # the button that is already highlighted
+        app.step()
+        assert close_to(camera_at(app.camera, later()), Camera.preset(view)), view
