@@ -323,9 +323,11 @@ class App:
     # --- closing --------------------------------------------------------------------------------
 
     def close(self) -> None:
-        """Stop the computer and its process, close the window. The game was saved after every move."""
+        """Close the window at once, then finish behind it: stop the computer and its process, and let
+        the last save (written after every move) reach the disk."""
         import pygame
 
+        pygame.display.quit()  # the window goes now; nothing draws after this
         self.controller.close()
         # the worker process starts within moments of launch; wait for it so that it can be ended too
         if self.loader.ident is not None:  # started

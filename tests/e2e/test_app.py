@@ -31,3 +31,23 @@ def test_the_view_already_chosen_brings_back_its_camera_after_a_turn_or_zoom(ope
         app.dispatch(it.SetView(view))  # the button that is already highlighted
         app.step()
         assert close_to(camera_at(app.camera, later()), Camera.preset(view)), view
+
+
+def test_closing_puts_the_window_away_before_saving_and_stopping_the_computer(open_app):
+    import pygame
+
+    app = open_app((640, 480))
+    seen = []
+    controller_close, client_close = app.controller.close, app.loader.client.close
+
+    def close_controller():
+        seen.append(("saving", pygame.display.get_init()))
+        controller_close()
+
+    def close_client(timeout=2.0):
+        seen.append(("stopping the computer", pygame.display.get_init()))
+        client_close(timeout)
+
+    app.controller.close, app.loader.client.close = close_controller, close_client
+    app.close()
+    assert seen == [("saving", False), ("stopping the computer", False)], "the window was already gone"
