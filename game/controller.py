@@ -38,6 +38,7 @@ from game.intents import (
     ChangeMode,
     ChooseRules,
     CloseHelp,
+    ConfirmNewGame,
     ConfirmResign,
     ContinueSaved,
     CursorMove,
@@ -65,6 +66,7 @@ from game.opponent import DrawAnswer, Opponent, OpponentError, OpponentMove, Opp
 from game.phases import (
     AwaitingDrawAnswer,
     ChoosingMode,
+    ConfirmingNewGame,
     ConfirmingResign,
     GameOver,
     HelpPage,
@@ -75,7 +77,9 @@ from game.phases import (
     OpponentFailed,
     OpponentToMove,
     Phase,
+    Question,
     ReadingHelp,
+    Result,
     Screen,
     TurnPhase,
 )
@@ -141,15 +145,16 @@ class Controller:
         return self.phase.screen
 
     @property
-    def left_for_help(self) -> ChoosingMode | TurnPhase | ConfirmingResign:
+    def left_for_help(self) -> ChoosingMode | TurnPhase | ConfirmingResign | ConfirmingNewGame:
         """The phase under the help screen (the one Back returns to); else the phase itself."""
         return self.phase.back if isinstance(self.phase, ReadingHelp) else self.phase
 
     @property
     def turn_phase(self) -> ChoosingMode | TurnPhase:
-        """The phase under a question (``ConfirmingResign``) or the help screen: who acts in the game."""
+        """The phase under a question (``ConfirmingResign``, ``ConfirmingNewGame``) or the help screen:
+        who acts in the game."""
         p = self.left_for_help
-        return p.under if isinstance(p, ConfirmingResign) else p
+        return p.under if isinstance(p, Question) else p
 
     @property
     def in_game(self) -> InGame | None:
@@ -407,15 +412,24 @@ class Controller:
             case ConfirmResign():
                 self._resign()
             case PlayAgain():
-                if self.game is not None and self.mode is not None:
-                    self._new_game(self.variant, self.mode)
+                p = self.turn_phase
+                if isinstance(p, InGame) and self._abandons(p):
+                    self.phase = ConfirmingNewGame(p.game, p.mode, under=p)
+                elif isinstance(p, InGame):
+                    self._new_game(p.game.variant, p.mode)
+            case ConfirmNewGame():
+                self._confirm_new_game()
             case ChangeMode():
                 self._change_mode()
             case ChooseRules(variant=name):
                 self.settings.variant = variant_named(name).name
                 self._save_settings()
             case StartGame(level=level, play_second=second):
-                self._start(level, second)
+                choosing = self.phase
+                if isinstance(choosing, ChoosingMode) and choosing.left is not None and self._abandons(choosing.left):
+                    self.phase = dataclasses.replace(choosing, asking=intent)
+                else:
+                    self._start(level, second)
             case ContinueSaved():
                 self._continue()
             case FlipBoard():
@@ -463,8 +477,10 @@ class Controller:
             self.phase = self.phase.back
             return
         self.notice = None
-        if isinstance(self.phase, ConfirmingResign):
+        if isinstance(self.phase, Question):
             self.phase = self.phase.under
+        elif isinstance(self.phase, ChoosingMode) and self.phase.asking is not None:
+            self.phase = dataclasses.replace(self.phase, asking=None)
         elif self.entered:
             self.entered = ()
         else:
@@ -577,6 +593,27 @@ class Controller:
             self._enter_turn(left.game, left.mode)
         else:
             self._resume(left)
+
+    def _abandons(self, p: TurnPhase) -> bool:
+        """Whether a new game would abandon ``p``'s game: one against the computer, going on, in which
+        the player has moved (abandoning it counts as a loss, so that results can't be dodged)."""
+        human = p.mode.human
+        return (p.mode.vs_computer and not p.game.is_over
+                and any(pos.turn is human for pos in p.game.positions[:-1]))
+
+    def _confirm_new_game(self) -> None:
+        """The player confirmed abandoning the game going on: a loss at its level, then the new game."""
+        p = self.phase
+        if isinstance(p, ConfirmingNewGame):
+            self._abandon(p)
+            self._new_game(p.game.variant, p.mode)
+        elif isinstance(p, ChoosingMode) and p.asking is not None and p.left is not None:
+            self._abandon(p.left)
+            self._start(p.asking.level, p.asking.play_second)
+
+    def _abandon(self, p: InGame) -> None:
+        if self.storage is not None and p.mode.level is not None:
+            self.storage.record_result(p.game.variant.name, p.mode.level, Result.LOSS)
 
     def _start(self, level: Level | None, play_second: bool) -> None:
         variant = variant_named(self.settings.variant)
@@ -779,7 +816,7 @@ class Controller:
                 thinking = OpponentToMove(p.game, p.mode, declined_offer=True)
                 question = self.phase
                 self._resume(thinking)
-                if isinstance(question, ConfirmingResign):  # still asked: nothing was played
+                if isinstance(question, Question):  # still asked: nothing was played
                     self.phase = dataclasses.replace(question, under=thinking)
             case OpponentMove(move=move, offer_draw=offer) if isinstance(p, OpponentToMove):
                 if move not in p.game.position.legal_moves():

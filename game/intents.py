@@ -102,6 +102,11 @@ class PlayAgain:
 
 
 @dataclass(frozen=True)
+class ConfirmNewGame:
+    """Yes to "Start a new game?": abandon the game against the computer going on (a loss)."""
+
+
+@dataclass(frozen=True)
 class ChangeMode:
     """Back to the mode screen."""
 
@@ -171,6 +176,6 @@ class HideKeys:
 
 
 Intent = (SquarePressed | DragStarted | PieceDropped | Deselect | Cancel | CursorMove | CursorPress | PlayMoveFromList
-          | Undo | OfferDraw | AcceptDraw | Resign | ConfirmResign | PlayAgain | ChangeMode | ChooseRules | StartGame
-          | ContinueSaved | FlipBoard | SetView | ToggleSetting | DismissNotes | OpenHelp | CloseHelp | ShowKeys
+          | Undo | OfferDraw | AcceptDraw | Resign | ConfirmResign | PlayAgain | ConfirmNewGame | ChangeMode | ChooseRules
+          | StartGame | ContinueSaved | FlipBoard | SetView | ToggleSetting | DismissNotes | OpenHelp | CloseHelp | ShowKeys
           | HideKeys)

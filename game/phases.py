@@ -21,6 +21,12 @@ Every phase on the game screen carries the game and its mode, so neither is ever
     a game going on --Resign--> ConfirmingResign(under=its phase)
                                 --Cancel--> that phase; --ConfirmResign--> GameOver
                                 the board works meanwhile, and any move, undo or new game answers it
+    a game against the computer going on, the player having moved
+                --PlayAgain--> ConfirmingNewGame(under=its phase), a question as ConfirmingResign is
+                               --ConfirmNewGame--> the new game (the one left counts as a loss)
+    ChoosingMode(left=such a game) --StartGame--> ChoosingMode(left, asking=that StartGame)
+                                   --ConfirmNewGame--> the new game (the one left counts as a loss)
+                                   --Cancel--> ChoosingMode(left)
     any phase but ReadingHelp --OpenHelp (F1, "Rules", a refusal pressed)--> ReadingHelp(back=that phase)
     ReadingHelp --OpenHelp--> ReadingHelp (another page or section, the same back)
                 --CloseHelp, Cancel (Back, Esc)--> back, unchanged: the opponent's reply waits meanwhile
@@ -29,7 +35,7 @@ Phases to come plug in beside these: a friend's moves over the network are anoth
 :class:`OpponentToMove` (``game.opponent``), connecting and rematches phases of their own; review,
 the position editor are further phases (with screens of their own) that hold what they show, as
 :class:`ChoosingMode` holds the game it returns to and :class:`ReadingHelp` the phase it returns to,
-and an overlay over a game holds the phase under it, as :class:`ConfirmingResign` does.
+and a question over a game holds the phase under it, as the :class:`Question` phases do.
 """
 
 from __future__ import annotations
@@ -42,6 +48,7 @@ from engine import Color
 
 if TYPE_CHECKING:  # engine.game loads with the first game: the mode screen needs no numba
     from engine.game import Game
+    from game.intents import StartGame
 
 
 class Screen(enum.Enum):
@@ -101,9 +108,11 @@ class Mode:
 @dataclass(frozen=True)
 class ChoosingMode:
     """The mode screen. ``left`` is the game the player left for it ("Change mode"), which "Back to
-    the game in progress" resumes; None at launch."""
+    the game in progress" resumes; None at launch. ``asking``: the new game the player chose while
+    ``left`` is a game against the computer going on, waiting for them to confirm abandoning it."""
 
     left: TurnPhase | None = None
+    asking: StartGame | None = None
     screen: ClassVar[Screen] = Screen.MODE
 
 
@@ -148,10 +157,21 @@ class OpponentFailed(InGame):
 
 
 @dataclass(frozen=True)
-class ConfirmingResign(InGame):
-    """"Resign this game?" asked over ``under``, the phase the game is in, which goes on meanwhile."""
+class Question(InGame):
+    """A question asked over ``under``, the phase the game is in, which goes on meanwhile."""
 
     under: TurnPhase
+
+
+@dataclass(frozen=True)
+class ConfirmingResign(Question):
+    """The question "Resign this game?"."""
+
+
+@dataclass(frozen=True)
+class ConfirmingNewGame(Question):
+    """The question "Start a new game?": Play again would abandon a game against the computer that is
+    going on, which counts as a loss at its level."""
 
 
 TurnPhase = HumanToMove | OpponentToMove | AwaitingDrawAnswer | GameOver | OpponentFailed  # who acts in the game
@@ -164,11 +184,11 @@ class ReadingHelp:
     the player left for it, which Back returns to as it was: a game keeps its state, and its opponent
     goes on thinking (its reply is taken once the player is back)."""
 
-    back: ChoosingMode | TurnPhase | ConfirmingResign
+    back: ChoosingMode | TurnPhase | ConfirmingResign | ConfirmingNewGame
     variant: str
     page: HelpPage = HelpPage.RULES
     section: str | None = None
     screen: ClassVar[Screen] = Screen.HELP
 
 
-Phase = ChoosingMode | TurnPhase | ConfirmingResign | ReadingHelp
+Phase = ChoosingMode | TurnPhase | ConfirmingResign | ConfirmingNewGame | ReadingHelp

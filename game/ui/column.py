@@ -55,21 +55,21 @@ class Placed:
 def arrange(column: list[tuple[Section, int]], height: int, gap: int = SECTION_GAP) -> list[Placed]:
     """Stack a column's sections (each with its measured height; a fill section's is its minimum)
     top to bottom into ``height``: optional sections go when the rest would not fit, the fill
-    sections share what is left over. Sections of height 0 take no gap. The result may be taller
-    than ``height``: then the panel scrolls."""
+    sections share what is left over. Sections of height 0 (but fill sections) take no gap. The
+    result may be taller than ``height``: then the panel scrolls."""
 
     def total(items):
-        shown = [h for _, h in items if h > 0]
+        shown = [h for s, h in items if h > 0 or s.fill]
         return sum(shown) + gap * max(0, len(shown) - 1)
 
     items = list(column)
     if total(items) > height:
         items = [(s, h) for s, h in items if not s.optional]
     spare = max(0, height - total(items))
-    fills = [s for s, h in items if s.fill and h > 0]
+    fills = [s for s, _ in items if s.fill]
     placed, y = [], 0
     for s, h in items:
-        if h <= 0:
+        if h <= 0 and not s.fill:
             continue
         if s.fill and fills:
             share = spare // len(fills)

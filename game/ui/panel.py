@@ -23,7 +23,7 @@ import pygame
 from engine import VARIANTS, coords_square, square_name
 from game import intents as it
 from game.controller import Controller
-from game.phases import ChoosingMode, HelpPage, InGame, Level, ReadingHelp, Screen
+from game.phases import ChoosingMode, ConfirmingNewGame, HelpPage, InGame, Level, Mode, ReadingHelp, Screen
 from game.settings import Notation, View
 
 from . import theme as th
@@ -318,10 +318,13 @@ class Interface:
 
     @staticmethod
     def _screen_key(c: Controller) -> tuple:
-        """What the panel shows: the mode screen, or which game (the help screen: neither)."""
+        """What the panel shows: the mode screen (asking a question or not), or which game (the help
+        screen: neither)."""
         if c.screen is Screen.HELP:
             return ("help",)
-        return ("game", id(c.game)) if c.in_game is not None else ("mode",)
+        if c.in_game is not None:
+            return "game", id(c.game)
+        return "mode", isinstance(c.phase, ChoosingMode) and c.phase.asking is not None
 
     def _draw_bars(self, c: Controller) -> None:
         self.hits = self._bar_hits = []
@@ -521,7 +524,7 @@ class Interface:
     def _mode_sections(self, c: Controller, choosing: ChoosingMode,
                        loading: str | None) -> tuple[list[Section], list[list[Section]]]:
         """The mode screen: the rules, then how to play; the settings at the bottom."""
-        head = [Section("title", self._mode_title)]
+        head = [Section("title", self._mode_title), Section("new-game?", partial(self._asking, choosing))]
         first = [Section("rules", partial(self._rules, c)),
                  Section("help", self._help_buttons),
                  Section("vs-computer", partial(self._vs_computer, c))]
@@ -534,6 +537,21 @@ class Interface:
                   Section("spacer", lambda x, y, w, h: h, fill=True),
                   Section("settings", partial(self._settings, c))]
         return head, ([first, second] if self._columns()[0] == 2 else [first + second])
+
+    def _new_game_question(self, mode: Mode, x, y, w, keep: str) -> int:
+        """"Start a new game?" when it would abandon a game against the computer going on."""
+        top = y
+        y += self._wrapped(x, y, w, "Start a new game?", th.body_font(), th.TEXT) + 2
+        level = LEVEL_TITLES[mode.level] if mode.level is not None else ""
+        y += self._wrapped(x, y, w, f"Your game in progress counts as a loss at {level}.", th.small_font(),
+                           th.MUTED) + 6
+        return y + self._flow(x, y, w, [("Yes, new game", it.ConfirmNewGame(), {"style": "danger"}),
+                                        (keep, it.Cancel(), {})]) - top
+
+    def _asking(self, choosing: ChoosingMode, x, y, w) -> int:
+        if choosing.asking is None or choosing.left is None:
+            return 0
+        return self._new_game_question(choosing.left.mode, x, y, w, "Keep that game")
 
     def _mode_title(self, x, y, w) -> int:
         top = y
@@ -751,6 +769,8 @@ class Interface:
             y += self._label(x, y, "Resign this game?", th.body_font(), th.TEXT) + 6
             return y + self._flow(x, y, w, [("Yes, resign", it.ConfirmResign(), {"style": "danger"}),
                                             ("Keep playing", it.Cancel(), {})]) - top
+        if isinstance(c.phase, ConfirmingNewGame):
+            return self._new_game_question(play.mode, x, y, w, "Keep playing")
         can_offer = human and g.can_offer_draw()[0]
         self._button((x, y, w, th.BUTTON_H), "Offer a draw with your next move", it.OfferDraw(),
                      enabled=human and (can_offer or c.offer_armed), active=c.offer_armed, hit_id="btn:offer")

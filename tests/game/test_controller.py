@@ -14,6 +14,7 @@ from game.intents import (
     Cancel,
     ChangeMode,
     ChooseRules,
+    ConfirmNewGame,
     ConfirmResign,
     ContinueSaved,
     CursorMove,
@@ -36,6 +37,7 @@ from game.intents import (
 from game.phases import (
     AwaitingDrawAnswer,
     ChoosingMode,
+    ConfirmingNewGame,
     ConfirmingResign,
     GameOver,
     HumanToMove,
@@ -486,14 +488,71 @@ def test_play_again_and_change_mode(make, storage, opponent):
     c = make(level="medium")
     press(c, "c3", "d4")
     c.handle(PlayAgain())
+    c.handle(ConfirmNewGame())
     assert opponent.cancels == 1 and c.game.moves == [] and c.mode.level is Level.MEDIUM and c.screen is Screen.GAME
     press(c, "c3", "d4")
     c.handle(ChangeMode())
     assert c.screen is Screen.MODE and not isinstance(c.phase, OpponentToMove) and opponent.cancels == 2
     c.handle(ChooseRules("international"))
     c.handle(StartGame(None))
+    c.handle(ConfirmNewGame())
     assert c.game.variant is INTERNATIONAL and not c.mode.vs_computer
     assert c.is_human_turn() and c.game.turn is Color.WHITE
+
+
+def test_play_again_in_a_computer_game_asks_first_and_counts_as_a_loss(make, storage, opponent):
+    c = make(level="hard")
+    press(c, "c3", "d4")
+    game = c.game
+    c.handle(PlayAgain())
+    assert isinstance(c.phase, ConfirmingNewGame) and c.game is game, "asked first; nothing thrown away yet"
+    c.handle(Cancel())
+    assert c.game is game and isinstance(c.phase, OpponentToMove), "kept"
+    c.handle(PlayAgain())
+    c.handle(ConfirmNewGame())
+    assert c.game is not game and c.game.moves == [] and c.mode.level is Level.HARD
+    assert storage.results()["american"]["hard"] == {"win": 0, "draw": 0, "loss": 1}
+
+
+def test_a_new_game_from_the_mode_screen_asks_before_abandoning_a_computer_game(make, storage, opponent):
+    c = make(level="easy")
+    press(c, "c3", "d4")
+    opponent.reply_first_legal()
+    c.update()
+    c.handle(ChangeMode())
+    game = c.game
+    c.handle(StartGame(Level.MEDIUM))
+    assert isinstance(c.phase, ChoosingMode) and c.phase.asking == StartGame(Level.MEDIUM) and c.game is game
+    c.handle(Cancel())
+    assert c.phase == ChoosingMode(left=c.phase.left) and c.phase.asking is None
+    c.handle(ContinueSaved())
+    assert c.game is game and c.is_human_turn(), "the game goes on"
+    c.handle(ChangeMode())
+    c.handle(StartGame(Level.MEDIUM))
+    c.handle(ConfirmNewGame())
+    assert c.game is not game and c.mode.level is Level.MEDIUM
+    assert storage.results()["american"]["easy"]["loss"] == 1 and "medium" not in storage.results()["american"]
+
+
+def test_no_question_where_nothing_is_abandoned(make, storage, opponent):
+    c = make(level="easy")
+    c.handle(PlayAgain())  # the player hasn't moved
+    assert c.is_human_turn() and c.game.moves == []
+    c = make(level="medium", human=Color.WHITE)  # the computer opened; the player hasn't moved
+    opponent.reply_first_legal()
+    c.update()
+    c.handle(PlayAgain())
+    assert not isinstance(c.phase, ConfirmingNewGame)
+    c = make()  # two players
+    press(c, "c3", "d4")
+    c.handle(PlayAgain())
+    assert c.game.moves == []
+    c = make(level="easy")
+    press(c, "c3", "d4")
+    c.handle(Resign())
+    c.handle(ConfirmResign())
+    c.handle(PlayAgain())  # the game is over
+    assert c.game.moves == [] and storage.results()["american"]["easy"]["loss"] == 1, "only the resignation"
 
 
 def test_view_setting(make):

@@ -77,6 +77,15 @@ def states(variant, make, opponent, storage):
     c.handle(it.Resign())
     c.handle(it.ConfirmResign())
     out.append(("game over", c, None))
+    c = make(level="hard", variant=variant)
+    c.handle(it.PlayMoveFromList(c.legal_moves()[0]))
+    c.handle(it.PlayAgain())
+    out.append(("new game?", c, None))
+    c = make(level="hard", variant=variant)
+    c.handle(it.PlayMoveFromList(c.legal_moves()[0]))
+    c.handle(it.ChangeMode())
+    c.handle(it.StartGame(None))
+    out.append(("mode screen, new game?", c, None))
     c = make(level="easy", variant=variant)
     c.handle(it.PlayMoveFromList(c.legal_moves()[0]))
     opponent.fail("the engine process stopped")
@@ -230,3 +239,19 @@ def test_the_side_panel_goes_below_the_board_only_where_that_leaves_the_board_la
     for size in [(760, 1000), (600, 900), (1080, 1920)]:
         layout = compute_layout(*size)
         assert layout.narrow and layout.panel.y == layout.board.bottom, size
+
+
+def test_arrange_gives_the_leftover_to_fill_sections_and_drops_optional_ones_that_do_not_fit():
+    from game.ui.column import Section, arrange
+
+    def s(name, **kw):
+        return Section(name, lambda *a: 0, **kw)
+
+    a, help_, spacer, b = s("a"), s("help", optional=True), s("spacer", fill=True), s("b")
+    placed = arrange([(a, 100), (help_, 50), (spacer, 0), (b, 40)], 400, gap=10)
+    assert [(p.section.name, p.y, p.h) for p in placed] == [("a", 0, 100), ("help", 110, 50), ("spacer", 170, 180),
+                                                            ("b", 360, 40)], "b ends at the bottom"
+    placed = arrange([(a, 100), (help_, 50), (spacer, 0), (b, 40)], 170, gap=10)
+    assert [(p.section.name, p.y, p.h) for p in placed] == [("a", 0, 100), ("spacer", 110, 10), ("b", 130, 40)]
+    placed = arrange([(a, 300), (spacer, 0), (b, 40)], 170, gap=10)
+    assert placed[-1].y + placed[-1].h == 360, "too tall: the column scrolls"

@@ -294,3 +294,19 @@ def test_a_new_game_starts_without_the_last_ones_focus_and_cursor(make):
     assert ui.focus is None and not c.cursor_visible, "the new game starts with the board, no cursor shown"
     c.handle(it.CursorMove(0, 1))
     assert c.cursor_visible and c.cursor == home, "the first arrow shows the cursor at home"
+
+
+def test_the_new_game_question_in_the_game_panel_and_on_the_mode_screen(make):
+    c = make(level="hard")
+    c.handle(it.PlayMoveFromList(c.legal_moves()[0]))
+    c.handle(it.PlayAgain())
+    ui, h = hits(c)
+    assert h["btn:Yes, new game"].intent == it.ConfirmNewGame() and h["btn:Keep playing"].intent == it.Cancel()
+    assert "Your game in progress counts as a loss at Hard." in all_text(ui)
+    c.handle(it.Cancel())
+    c.handle(it.ChangeMode())
+    c.handle(it.StartGame(Level.EASY))
+    ui, h = hits(c, (640, 480))
+    yes = h["btn:Yes, new game"]
+    assert yes.intent == it.ConfirmNewGame() and h["btn:Keep that game"].intent == it.Cancel()
+    assert ui.layout.panel.contains(yes.rect), "asked at the top of the panel, in view"
