@@ -82,8 +82,8 @@ class Compositor:
             self._full_page = ui.full_page
             self.invalidate()
         full = self._full or not self.keeps_back_buffer
-        # the opaque parts: panel and bars, or the page over the whole window
-        regions = [pygame.Rect(0, 0, *self.size)] if ui.full_page else ui.layout.regions(False)
+        # the opaque parts: panel and bars, or the parts of the page over the whole window
+        regions = ui.help.regions() if ui.full_page else ui.layout.regions(False)
         fresh = []  # rectangles of the interface whose pixels changed
         if ui_changed or full:
             for rect in (regions if full else [r for r in regions if r.collidelist(ui.redrawn) >= 0]):

@@ -42,7 +42,8 @@ PAD = 24  # around the page's text
 TEXT_MAX_W = 640  # the longest line of text (about 80 characters)
 SIDE_BY_SIDE_FROM = 660  # page width from which diagrams stand beside the text
 DIAGRAM_MIN, DIAGRAM_MAX = 220, 300
-LINE = 20  # pixels of one scroll step (a wheel notch is three)
+LINE = 20  # pixels of one scroll step (an arrow key is two)
+JUMP_MARGIN = 10  # above a section's title when the page jumps to it (the previous section's last line is out of view)
 KEYS_SECTION = "keys"  # the id of the key table's section on the Controls page
 
 LEGEND = (
@@ -128,6 +129,7 @@ class PageLayout:
     items: list[_Item] = field(default_factory=list)
     sections: list[SectionSpan] = field(default_factory=list)
     height: int = 0
+    left: int = PAD  # where the text begins
 
     def section(self, section_id: str) -> SectionSpan | None:
         return next((s for s in self.sections if s.id == section_id), None)
@@ -187,7 +189,7 @@ def layout_page(page: Page, variant: Variant, width: int, contents: bool) -> Pag
     else:
         diagram_w = min(DIAGRAM_MAX, inner)
         text_w = used = min(TEXT_MAX_W, inner)
-    left = PAD + max(0, (inner - used) // 2)  # the column in the middle of a wide page
+    left = out.left = PAD + max(0, (inner - used) // 2)  # the column in the middle of a wide page
     inner = min(inner, used)
     body, title = th.font(15), th.font(18, bold=True)
     flow = _Flow(items, left, PAD, inner)
@@ -358,6 +360,14 @@ class HelpScreen:
             self.go_to(reading)
             self.target = None
 
+    def regions(self) -> list[pygame.Rect]:
+        """The screen's parts, which together cover the window: the header, the contents' column and
+        the page. Scrolling changes the page's pixels alone, so the window takes only those."""
+        w = self.scroll_rect.right
+        parts = [pygame.Rect(0, 0, w, HEADER_H), pygame.Rect(0, HEADER_H, self.view.x, self.view.height),
+                 self.scroll_rect]
+        return [r for r in parts if r.width > 0 and r.height > 0]
+
     @property
     def scroll_rect(self) -> pygame.Rect:
         """The scroll view's rectangle: the page and its bar."""
@@ -373,18 +383,18 @@ class HelpScreen:
     def go_to(self, section: str | None) -> None:
         """Show ``section`` at the top of the view (None: the top of the page)."""
         span = self.layout.section(section) if section is not None else None
-        self.scroll.scroll_to(span.top - PAD if span is not None else 0)
+        self.scroll.scroll_to(span.top - JUMP_MARGIN if span is not None else 0)
         self.target = span.id if span is not None else None
         self._target_at = self.offset
 
     def current_section(self) -> str | None:
-        """The section being read: the one jumped to, else the last one that starts in the upper third
-        of the view or above it."""
+        """The section being read: the one jumped to, else the last one that starts in the upper two
+        fifths of the view or above it."""
         if self.target is not None:
             return self.target
         current = None
         for span in self.layout.sections:
-            if span.top <= self.offset + self.view.height // 3:
+            if span.top <= self.offset + self.view.height * 2 // 5:
                 current = span.id
         return current
 
@@ -410,7 +420,7 @@ class HelpScreen:
         ids = [s.id for s in spans]
         current = self.current_section()
         i = ids.index(current) if current in ids else -1
-        if step < 0 and i >= 0 and self.offset > spans[i].top - PAD + LINE:
+        if step < 0 and i >= 0 and self.offset > spans[i].top - JUMP_MARGIN + LINE:
             self.go_to(ids[i])  # back to the start of the section being read
         else:
             self.go_to(ids[max(0, min(len(ids) - 1, i + step))])
@@ -437,7 +447,7 @@ class HelpScreen:
                 span = self.layout.section(self.target)
                 if span is not None:
                     y0, y1 = view.y + span.top - self.offset, view.y + span.bottom - self.offset
-                    pygame.draw.rect(surface, th.ACCENT, (view.x + PAD - 12, y0, 3, y1 - y0))
+                    pygame.draw.rect(surface, th.ACCENT, (view.x + self.layout.left - 12, y0, 3, y1 - y0))
 
     def _page_rect(self, rect: pygame.Rect) -> pygame.Rect:
         return rect.move(self.view.x, self.view.y - self.offset)

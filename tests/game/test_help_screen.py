@@ -20,7 +20,7 @@ from game.phases import ConfirmingResign, HelpPage, HumanToMove, OpponentToMove,
 from game.ui import Interface
 from game.ui import diagram as dg
 from game.ui import theme as th
-from game.ui.help_screen import HEADER_H, PAD, GoToSection, _Link, _Picture, _Text
+from game.ui.help_screen import HEADER_H, JUMP_MARGIN, GoToSection, _Link, _Picture, _Text
 
 B, W = Color.BLACK, Color.WHITE
 SIZES = [(640, 480), (800, 600), (1024, 640), (1280, 800), (700, 1000), (1920, 1080)]
@@ -166,7 +166,7 @@ def test_a_refused_move_says_why_and_pressing_the_notice_opens_that_rule(make, v
     assert c.phase.section == rule and c.phase.variant == variant.name
     ui.render(c, 0.0)
     span = ui.help.layout.section(rule)
-    assert ui.help.offset == min(span.top - PAD, ui.help.max_offset) and ui.help.current_section() == rule
+    assert ui.help.offset == min(span.top - JUMP_MARGIN, ui.help.max_offset) and ui.help.current_section() == rule
 
 
 def test_a_refused_drop_says_why(make):
@@ -252,7 +252,7 @@ def test_the_contents_column_lists_every_section_and_jumps_to_it():
     ui.navigate(entries["toc:draw-endgame"].intent)
     ui.render(c, 0.0)
     assert ui.help.current_section() == "draw-endgame"
-    assert ui.help.offset == min(ui.help.layout.section("draw-endgame").top - PAD, ui.help.max_offset)
+    assert ui.help.offset == min(ui.help.layout.section("draw-endgame").top - JUMP_MARGIN, ui.help.max_offset)
 
 
 def test_narrow_windows_open_the_page_with_its_contents():
@@ -283,7 +283,7 @@ def test_scrolling_by_wheel_keys_sections_and_scrollbar():
     ui.navigate(Scroll(end=-1))
     ui.navigate(Scroll(sections=1))
     first = s.layout.sections[0]
-    assert s.current_section() == first.id and s.offset == first.top - PAD
+    assert s.current_section() == first.id and s.offset == first.top - JUMP_MARGIN
     ui.navigate(Scroll(sections=1))
     assert s.current_section() == s.layout.sections[1].id
     ui.navigate(Scroll(sections=-1))
@@ -323,6 +323,22 @@ def test_the_screen_redraws_only_when_something_changed():
     assert ui.render(c, 1.0)
     c.handle(it.CloseHelp())
     assert ui.render(c, 1.5) and not ui.full_page and ui.layout.panel in ui.redrawn
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (640, 480)])
+def test_the_screens_parts_cover_the_window_and_scrolling_changes_only_the_page(size):
+    c = Controller()
+    c.handle(it.OpenHelp())
+    ui = render(c, size)
+    parts = ui.help.regions()
+    assert sum(r.width * r.height for r in parts) == size[0] * size[1]
+    assert all(ui.surface.get_rect().contains(r) for r in parts)
+    _no_overlaps(parts, "parts")
+    before = [pygame.image.tobytes(ui.surface.subsurface(r), "RGBA") for r in parts]
+    ui.navigate(Scroll(lines=1))
+    ui.render(c, 1.0)
+    after = [pygame.image.tobytes(ui.surface.subsurface(r), "RGBA") for r in parts]
+    assert [a == b for a, b in zip(before, after, strict=True)] == [True] * (len(parts) - 1) + [False]
 
 
 def test_diagrams_wait_for_the_rules_engine():
@@ -381,7 +397,7 @@ def test_f1_question_mark_and_the_page_keys(events, make):
     after = s.layout.sections[ids.index(s.current_section()) + 1]
     key(pygame.K_RIGHT)
     pygame.event.post(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=-1, precise_x=0.0, precise_y=-1.0, flipped=False))
-    assert inp.poll() == [] and s.offset == after.top - PAD + WHEEL_PIXELS, "the next section, then a notch down"
+    assert inp.poll() == [] and s.offset == after.top - JUMP_MARGIN + WHEEL_PIXELS, "the next section, then a notch down"
     key(pygame.K_ESCAPE)
     key(pygame.K_z, "z", pygame.KMOD_CTRL)
     assert inp.poll() == [it.Cancel(), it.Undo()]
