@@ -388,10 +388,12 @@ class HelpScreen:
         self._target_at = self.offset
 
     def current_section(self) -> str | None:
-        """The section being read: the one jumped to, else the last one that starts in the upper two
-        fifths of the view or above it."""
+        """The section being read: the one jumped to, else the first at the top of the page, else the
+        last one that starts in the upper two fifths of the view or above it."""
         if self.target is not None:
             return self.target
+        if self.offset == 0:  # the top of the page: its first section
+            return self.layout.sections[0].id if self.layout.sections else None
         current = None
         for span in self.layout.sections:
             if span.top <= self.offset + self.view.height * 2 // 5:
@@ -414,16 +416,16 @@ class HelpScreen:
         self.target = None
 
     def _step_section(self, step: int) -> None:
-        spans = self.layout.sections
-        if not spans:
-            return
-        ids = [s.id for s in spans]
-        current = self.current_section()
-        i = ids.index(current) if current in ids else -1
-        if step < 0 and i >= 0 and self.offset > spans[i].top - JUMP_MARGIN + LINE:
-            self.go_to(ids[i])  # back to the start of the section being read
+        """To the next section's title below the top of the view (``step`` 1), or the previous one
+        above it (-1; the top of the page before the first)."""
+        tops = [(span.id, span.top - JUMP_MARGIN) for span in self.layout.sections]
+        if step > 0:
+            below = [sid for sid, top in tops if top > self.offset]
+            if below:
+                self.go_to(below[0])
         else:
-            self.go_to(ids[max(0, min(len(ids) - 1, i + step))])
+            above = [sid for sid, top in tops if top < self.offset]
+            self.go_to(above[-1] if above else None)
 
     # --- drawing ----------------------------------------------------------------------------------
 
