@@ -134,8 +134,15 @@ def _label_px(ppu: float) -> int:
 
 
 def _number_px(ppu: float) -> int:
-    """The height of the square numbers."""
-    return int(ppu * 0.30)
+    """The height of the square numbers: small enough for the corner outside a piece's base."""
+    return int(ppu * NUMBER_SIZE)
+
+
+# The square numbers sit in the corner of the square nearest its reader, on the left: a piece
+# (radius PIECE_RADIUS) covers the middle of its square, and seen from the player's side its body
+# rises away from them, over the far corners, never over the near ones.
+NUMBER_SIZE = 0.24  # the font's height, in squares
+NUMBER_MARGIN = 0.035  # from the square's edges to the number's ink, in squares
 
 
 _bases: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}  # the last two _board_base results
@@ -266,10 +273,20 @@ def _write_square_numbers(img, variant: Variant, ppu: float, e: float, flipped: 
             sq = coords_square(variant, f, r)
             if sq is None:
                 continue
-            a = glyphs[str(sq), px, False]
-            # in the square's top-left corner as its reader sees it, clear of a standing piece's middle
+            a = number_ink(glyphs[str(sq), px, False])
+            # the ink's middle, from the square's centre, in squares: the near left corner as its
+            # reader sees it (+z is the near side)
+            h, w = a.shape
             wx, wz = f - (n - 1) / 2, (n - 1) / 2 - r
-            dx, dz = -0.30, -0.30
+            dx, dz = -(0.5 - NUMBER_MARGIN - w / ppu / 2), 0.5 - NUMBER_MARGIN - h / ppu / 2
             if flipped:
                 a, dx, dz = a[::-1, ::-1], -dx, -dz
             _stamp(img, a, (wx + dx + e) * ppu, (wz + dz + e) * ppu, LETTERS, 0.85)
+
+
+def number_ink(alpha: np.ndarray) -> np.ndarray:
+    """A rendered text cut to its ink (the font's line spacing above and below dropped)."""
+    rows, cols = np.nonzero(alpha.any(axis=1))[0], np.nonzero(alpha.any(axis=0))[0]
+    if not len(rows):
+        return alpha
+    return alpha[rows[0]:rows[-1] + 1, cols[0]:cols[-1] + 1]

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 RULES_PER_ROW = 2  # rule-set buttons side by side on the mode screen
 TWO_COLUMNS_W = 640  # a panel at least this wide (under the board) has two columns
 MOVE_LIST_ROWS = 6  # the move list shows at least this many rows (it scrolls)
+NUMBER_COLOUR = (235, 215, 180)  # square numbers on the table's dark squares
 LEVEL_TITLES = {Level.EASY: "Easy", Level.MEDIUM: "Medium", Level.HARD: "Hard"}
 VIEW_TITLES = {View.ANGLED: "Angled", View.TOP: "Top-down"}
 SETTING_LABELS: dict[str, Callable[[Any, Variant], str]] = {
@@ -714,7 +715,7 @@ class Interface:
         cursor_cell = c.cursor
         last = c.last_move()
         last_path = set(last[0].path) if last else set()
-        font = th.font(max(9, cell // 3))
+        font = th.font(max(9, int(cell * 0.45)))
         for rank in range(n):
             for file in range(n):
                 col, row = (n - 1 - file, rank) if flipped else (file, n - 1 - rank)
@@ -752,8 +753,13 @@ class Interface:
                     pygame.draw.circle(self.surface, th.GREEN, rect.center, int(cell * 0.32), width=2)
                 if sq in c.entered:
                     pygame.draw.circle(self.surface, th.ACCENT, rect.center, max(3, cell // 8))
-                if c.settings.square_numbers:
-                    self.surface.blit(th.text(font, str(sq), (235, 215, 180)), (rect.x + 2, rect.y + 1))
+                marked = sq in targets or sq in rings or sq in c.entered
+                if c.settings.square_numbers and piece is None and not marked:
+                    # on the empty squares only, in the middle: a piece or a marker would hide it
+                    img = th.text(font, str(sq), NUMBER_COLOUR)
+                    at = img.get_rect(center=rect.center)
+                    self.surface.blit(img, at)
+                    self._note(at, f"number:{sq}", str(sq), font.get_height())
                 if sq == cursor:
                     pygame.draw.rect(self.surface, th.FOCUS, rect, width=3)
         board = pygame.Rect(x - 1, y - 1, n * cell + 2, n * cell + 2)

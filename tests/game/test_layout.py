@@ -125,7 +125,8 @@ def check_layout(ui: Interface, what: str) -> None:
             assert area.contains(w.rect), f"{what}: {w.what} {w.rect} is outside its scrolled area {area}"
         else:
             assert ui.layout.board.contains(w.rect), f"{what}: {w.what} {w.rect} leaves the board's bars"
-    shown = [w for w in widgets if w.visible.width > 0 and w.visible.height > 0]
+    # the square numbers are drawn on the table's squares (test_panel checks them)
+    shown = [w for w in widgets if w.visible.width > 0 and w.visible.height > 0 and not w.what.startswith("number:")]
     for i, a in enumerate(shown):
         for b in shown[i + 1:]:
             assert not a.visible.colliderect(b.visible), f"{what}: {a.what} {a.rect} overlaps {b.what} {b.rect}"

@@ -310,3 +310,22 @@ def test_the_new_game_question_in_the_game_panel_and_on_the_mode_screen(make):
     yes = h["btn:Yes, new game"]
     assert yes.intent == it.ConfirmNewGame() and h["btn:Keep that game"].intent == it.Cancel()
     assert ui.layout.panel.contains(yes.rect), "asked at the top of the panel, in view"
+
+
+@pytest.mark.parametrize("size", [(640, 480), (1280, 800), (760, 1000)])
+@pytest.mark.parametrize("variant", [AMERICAN, INTERNATIONAL], ids=lambda v: v.name)
+def test_the_tables_square_numbers_are_on_empty_squares_and_readable(make, size, variant):
+    c = make(variant=variant)
+    c.settings.square_numbers = True
+    c.handle(it.SquarePressed(c.legal_moves()[0].start))  # a piece selected: green dots on its targets
+    ui, h = hits(c, size)
+    numbers = {int(w.label): w for w in ui.widgets if w.what.startswith("number:")}
+    pieces = c.game.position.pieces()
+    for square in range(1, variant.squares + 1):
+        cell = h[f"cell:{square}"].rect
+        if square in pieces or square in c.targets():
+            assert square not in numbers, f"no number under the piece or the dot on {square}"
+        else:
+            assert square in numbers and cell.contains(numbers[square].rect), f"{square} written in its square"
+            assert numbers[square].font_px >= 9, "readable"
+    assert numbers, "the empty squares are numbered"
