@@ -5,7 +5,9 @@ Launch order, so the window is there at once: pygame and an OpenGL window first 
 background colour), then the interface; the rules engine's numba kernels load (or, on the first run,
 compile) in a background thread while the mode screen already works, and the computer player starts
 in its own process (``engine.worker``). Until the kernels are ready the mode screen shows the progress,
-and a game chosen meanwhile starts the moment they are.
+and a game chosen meanwhile starts the moment they are. A game in progress saved by the last run
+opens on the game screen at once (``Resuming``, with the progress), is replayed as soon as the move
+generator has loaded, and waits only for the computer's process if it is the computer's turn.
 
 The rules engine's positions need numba, whose import alone takes a second or more: the window,
 the interface and the controller load without it (``engine`` and ``game.render`` load those names on
@@ -71,6 +73,7 @@ class App:
         self.ui = Interface(self.size)
         self.storage = Storage()
         self.controller = Controller(opponent=None, storage=self.storage)
+        self.controller.expect_saved_game()  # a game in progress: the game screen from the first frame
         self.renderer: BoardRenderer | None = None  # the 3D board, once the engine's positions have loaded (_start_renderer)
         self.compositor = Compositor(self.ctx, self.size)
         self.sounds = Sounds()
@@ -84,6 +87,7 @@ class App:
         self._state: RenderState | None = None
         self._now = time.monotonic()
         self._ready = False
+        self._restored = False  # the saved game has been looked for (once the move generator loaded)
         self.running = True
         self.frames = 0  # frames drawn and shown (a frame where nothing changed is neither)
         self.ui.render(self.controller, self._now, self._loading_text())  # presses before the first frame count
@@ -112,6 +116,7 @@ class App:
         import pygame
 
         self._now = now = time.monotonic()
+        self._check_kernels()
         self._check_ready()
         for intent in self.input.poll():
             self.dispatch(intent)
@@ -178,7 +183,7 @@ class App:
                 self.controller.handle(intent)
             case it.Cancel() if self.controller.screen is Screen.HELP:
                 self.controller.handle(intent)
-            case _ if self._ready or not isinstance(intent, it.Intent):
+            case _ if self._ready or self.controller.in_game is not None or not isinstance(intent, it.Intent):
                 self.controller.handle(intent)  # one it doesn't know raises
 
     def _check_ready(self) -> None:
@@ -187,10 +192,25 @@ class App:
         from game.worker_opponent import WorkerOpponent
 
         self._ready = True
+        self.controller.attach_opponent(WorkerOpponent(self.loader.client))
+
+    def _check_kernels(self) -> None:
+        """Once the move generator is loaded the saved game can be replayed: it is shown (a computer's
+        turn waits for the computer's process); the mode screen if the engine failed to load."""
+        if self._restored:
+            return
+        from game.intents import ChangeMode
+        from game.phases import Resuming
+
         c = self.controller
-        c.opponent = WorkerOpponent(self.loader.client)
-        if self._waiting_start is None:
-            c.restore()
+        if self.loader.error:
+            self._restored = True
+            if isinstance(c.phase, Resuming):
+                c.handle(ChangeMode())  # nothing to resume with: the mode screen, which says why
+        elif self.loader.kernels.is_set():
+            self._restored = True
+            if self._waiting_start is None:
+                c.restore()
 
     def _start_waiting_game(self) -> None:
         """Start the game chosen before the rules engine was ready, once it is and the player is not
@@ -261,7 +281,7 @@ class App:
 
         c = self.controller
         p = c.in_game
-        if p is None or not self._ready:
+        if p is None:
             name = c.settings.variant
             if name not in self._initial:
                 from engine import Position, variant_named
@@ -318,7 +338,7 @@ class App:
 
     def _can_drag(self, square: int) -> bool:
         c = self.controller
-        return self._ready and c.is_human_turn() and c.is_own_piece(square)
+        return c.is_human_turn() and c.is_own_piece(square)
 
     # --- closing --------------------------------------------------------------------------------
 

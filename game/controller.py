@@ -80,6 +80,7 @@ from game.phases import (
     Question,
     ReadingHelp,
     Result,
+    Resuming,
     Screen,
     TurnPhase,
 )
@@ -145,12 +146,12 @@ class Controller:
         return self.phase.screen
 
     @property
-    def left_for_help(self) -> ChoosingMode | TurnPhase | ConfirmingResign | ConfirmingNewGame:
+    def left_for_help(self) -> ChoosingMode | Resuming | TurnPhase | ConfirmingResign | ConfirmingNewGame:
         """The phase under the help screen (the one Back returns to); else the phase itself."""
         return self.phase.back if isinstance(self.phase, ReadingHelp) else self.phase
 
     @property
-    def turn_phase(self) -> ChoosingMode | TurnPhase:
+    def turn_phase(self) -> ChoosingMode | Resuming | TurnPhase:
         """The phase under a question (``ConfirmingResign``, ``ConfirmingNewGame``) or the help screen:
         who acts in the game."""
         p = self.left_for_help
@@ -167,7 +168,7 @@ class Controller:
         at launch)."""
         p = self.left_for_help
         q = p.left if isinstance(p, ChoosingMode) else p
-        return q.game if q is not None else None
+        return q.game if isinstance(q, InGame) else None
 
     @property
     def mode(self) -> Mode | None:
@@ -180,6 +181,8 @@ class Controller:
     def variant(self) -> Variant:
         """The rules of the game on screen; on the mode screen, the rules chosen there."""
         p = self.phase
+        if isinstance(p, Resuming):
+            return variant_named(p.variant)
         return p.game.variant if isinstance(p, InGame) else variant_named(self.settings.variant)
 
     @property
@@ -290,6 +293,8 @@ class Controller:
         match p:
             case ChoosingMode():
                 return "Choose the rules, then how to play"
+            case Resuming():
+                return "Resuming your game…"
             case GameOver(game=game, mode=mode):
                 assert game.outcome is not None
                 return self._result_text(game, game.outcome, mode)
@@ -297,7 +302,7 @@ class Controller:
                 return f"The computer ({game.turn.label.capitalize()}) can't play"
             case OpponentToMove(game=game) | AwaitingDrawAnswer(game=game):
                 who = game.turn.label.capitalize()
-                if not self.opponent_ready:
+                if not self.opponent_ready or self.opponent is None:
                     return f"Computer ({who}) is getting ready… {self.opponent_status}".rstrip()
                 return f"Computer ({who}) is thinking…"
             case HumanToMove(game=game, mode=mode):
@@ -569,7 +574,7 @@ class Controller:
         if isinstance(p, ReadingHelp):
             self.phase = dataclasses.replace(p, page=page, section=section)
             return
-        variant = variant_named(self.settings.variant) if isinstance(p, ChoosingMode) else p.game.variant
+        variant = self.variant if isinstance(p, (ChoosingMode, Resuming)) else p.game.variant
         self.keys_shown = False
         self.dragging = None
         self.phase = ReadingHelp(p, variant.name, page, section)
@@ -779,6 +784,10 @@ class Controller:
     def _resume(self, phase: TurnPhase) -> None:
         """Enter ``phase`` of a game, asking the opponent again what that phase waits for."""
         self.phase = phase
+        self._ask(phase)
+
+    def _ask(self, phase: TurnPhase) -> None:
+        """Ask the opponent what ``phase`` waits for: its move, or its answer to the player's offer."""
         if self.opponent is None:
             return
         if isinstance(phase, OpponentToMove):
@@ -874,12 +883,39 @@ class Controller:
             "mode": {"level": mode.level.value if mode.level is not None else None,
                      "human": mode.human.label if mode.human is not None else None},
             "flipped": self.flipped,
+            "over": game.is_over,  # read at launch, before the engine can replay the game (expect_saved_game)
             "game": game.to_dict(),
         })
 
     def _save_settings(self) -> None:
         if self.storage is not None:
             self.storage.save_settings(self.settings)
+
+    def expect_saved_game(self) -> bool:
+        """At launch, before the rules engine has loaded: if a game in progress was saved, show the
+        game screen at once (:class:`Resuming`) until :meth:`restore` can rebuild it. Reads the file
+        only; whether its moves are good is for :meth:`restore` to find."""
+        data = self.storage.peek_game() if self.storage is not None else None
+        try:
+            assert data is not None and data["over"] is False
+            m = data["mode"]
+            mode = Mode(Level(m["level"]) if m["level"] is not None else None,
+                        Color[m["human"].upper()] if m["human"] else None)
+            variant = variant_named(data["game"]["variant"]).name
+        except (AssertionError, KeyError, TypeError, AttributeError, ValueError):
+            return False  # none, finished, or not readable here: the mode screen, as before
+        self.phase = Resuming(variant, mode)
+        self.version += 1
+        return True
+
+    def attach_opponent(self, opponent: Opponent) -> None:
+        """The opponent is there (the computer's process ready): ask it what the game waits for, if
+        anything (a game restored before it was)."""
+        self.opponent = opponent
+        p = self.turn_phase
+        if isinstance(p, (OpponentToMove, AwaitingDrawAnswer)):
+            self._ask(p)  # under a question or the help screen too: they stay
+        self.version += 1
 
     def restore(self) -> bool:
         """Load the saved game in progress (if any and not finished) and show it; False if none. A
@@ -897,6 +933,8 @@ class Controller:
         self.notes.extend(self.storage.take_notes())
         self.version += 1
         if data is None:
+            if isinstance(self.left_for_help, Resuming):  # it could not be read after all
+                self.phase = ChoosingMode()
             return False
         game, mode, flipped = data
         if game.is_over:  # kept for the mode screen, as the game last played

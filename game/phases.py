@@ -31,6 +31,9 @@ Every phase on the game screen carries the game and its mode, so neither is ever
     ReadingHelp --OpenHelp--> ReadingHelp (another page or section, the same back)
                 --CloseHelp, Cancel (Back, Esc)--> back, unchanged: the opponent's reply waits meanwhile
 
+    at launch, with a game in progress saved: Resuming (the game screen while the rules engine loads)
+                --the engine loaded--> the saved game's phase; ChoosingMode when it can't be read
+
 Phases to come plug in beside these: a friend's moves over the network are another opponent in
 :class:`OpponentToMove` (``game.opponent``), connecting and rematches phases of their own; review,
 the position editor are further phases (with screens of their own) that hold what they show, as
@@ -117,6 +120,17 @@ class ChoosingMode:
 
 
 @dataclass(frozen=True)
+class Resuming:
+    """The game screen at launch while the rules engine loads: a game in progress was saved (with the
+    rules ``variant``, a name in ``engine.VARIANTS``, played as ``mode``), and it is rebuilt and shown
+    as soon as the engine can replay it. Nothing is played meanwhile."""
+
+    variant: str
+    mode: Mode
+    screen: ClassVar[Screen] = Screen.GAME
+
+
+@dataclass(frozen=True)
 class InGame:
     """A phase of a game on the game screen."""
 
@@ -184,11 +198,11 @@ class ReadingHelp:
     the player left for it, which Back returns to as it was: a game keeps its state, and its opponent
     goes on thinking (its reply is taken once the player is back)."""
 
-    back: ChoosingMode | TurnPhase | ConfirmingResign | ConfirmingNewGame
+    back: ChoosingMode | Resuming | TurnPhase | ConfirmingResign | ConfirmingNewGame
     variant: str
     page: HelpPage = HelpPage.RULES
     section: str | None = None
     screen: ClassVar[Screen] = Screen.HELP
 
 
-Phase = ChoosingMode | TurnPhase | ConfirmingResign | ConfirmingNewGame | ReadingHelp
+Phase = ChoosingMode | Resuming | TurnPhase | ConfirmingResign | ConfirmingNewGame | ReadingHelp

@@ -172,6 +172,17 @@ class Storage:
 
         return self._read(self.GAME, "saved game", check)
 
+    def peek_game(self) -> dict | None:
+        """The saved game's data as stored, without checking its moves (that needs the rules engine) and
+        without setting a bad file aside (:meth:`load_game` does that); None when there is none or it
+        can't be read as a saved game."""
+        _writer.flush()
+        try:
+            d = json.loads((self.directory / self.GAME).read_bytes().decode("utf-8"))
+        except (OSError, ValueError):
+            return None
+        return d if isinstance(d, dict) and d.get("version") == 1 else None
+
     def clear_game(self) -> None:
         _writer.submit(self.directory / self.GAME, self._write_now, None)
 

@@ -23,7 +23,7 @@ import pygame
 from engine import VARIANTS, coords_square, square_name
 from game import intents as it
 from game.controller import Controller
-from game.phases import ChoosingMode, ConfirmingNewGame, HelpPage, InGame, Level, Mode, ReadingHelp, Screen
+from game.phases import ChoosingMode, ConfirmingNewGame, HelpPage, InGame, Level, Mode, ReadingHelp, Resuming, Screen
 from game.settings import Notation, View
 
 from . import theme as th
@@ -314,7 +314,11 @@ class Interface:
             case ChoosingMode() as choosing:
                 head, columns = self._mode_sections(c, choosing, loading)
             case InGame() as play:
-                head, columns = self._game_sections(c, play)
+                head, columns = self._game_sections(c, play, loading)
+            case Resuming(mode=mode):
+                head = [Section("title", partial(self._game_title, c, mode))]
+                columns = [[Section("loading", partial(self._loading, loading)),
+                            Section("settings", partial(self._settings, c))]]
         self._lay_out(head, columns, self._screen_key(c))
 
     @staticmethod
@@ -325,6 +329,8 @@ class Interface:
             return ("help",)
         if c.in_game is not None:
             return "game", id(c.game)
+        if isinstance(c.phase, Resuming):
+            return ("resuming",)
         return "mode", isinstance(c.phase, ChoosingMode) and c.phase.asking is not None
 
     def _draw_bars(self, c: Controller) -> None:
@@ -335,7 +341,7 @@ class Interface:
             self.surface.fill(th.BACKGROUND, bar)
         self.countdown = None
         self.over_view = False
-        if c.in_game is not None:
+        if c.in_game is not None or isinstance(c.phase, Resuming):
             self._board_overlays(c, c.in_game)
 
     # --- layout ---------------------------------------------------------------------------------
@@ -657,11 +663,14 @@ class Interface:
 
     # --- the game panel -------------------------------------------------------------------------
 
-    def _game_sections(self, c: Controller, play: InGame) -> tuple[list[Section], list[list[Section]]]:
+    def _game_sections(self, c: Controller, play: InGame,
+                       loading: str | None) -> tuple[list[Section], list[list[Section]]]:
         """One column (the table with the counts beside it, then buttons, legal moves, the move list,
-        settings) or, when the panel is wide (under the board), two columns."""
+        settings) or, when the panel is wide (under the board), two columns. While the rules engine
+        still loads (a game resumed at launch), its progress is under the title."""
         n, col_w = self._columns()
-        head = [Section("title", partial(self._game_title, c, play))]
+        head = [Section("title", partial(self._game_title, c, play.mode)),
+                Section("loading", partial(self._loading, loading))]
         moves = Section("moves", partial(self._move_list, c, play), fill=True,
                         min_h=self._move_list_height(MOVE_LIST_ROWS))
         rest = [Section("legal-moves", partial(self._legal_moves, c, play)), moves,
@@ -679,12 +688,12 @@ class Interface:
                        Section("controls", partial(self._controls, c, play)),
                        Section("notes", partial(self._notes, c)), *rest]]
 
-    def _game_title(self, c: Controller, play: InGame, x, y, w) -> int:
-        return self._wrapped(x, y, w, self._title(c, play), th.body_font(), th.MUTED, sep=" · ")
+    def _game_title(self, c: Controller, mode: Mode, x, y, w) -> int:
+        return self._wrapped(x, y, w, self._title(c, mode), th.body_font(), th.MUTED, sep=" · ")
 
     @staticmethod
-    def _title(c: Controller, play: InGame) -> str:
-        level, human = play.mode.level, play.mode.human
+    def _title(c: Controller, mode: Mode) -> str:
+        level, human = mode.level, mode.human
         if level is not None and human is not None:
             how = f"vs computer · {LEVEL_TITLES[level]} · you play {human.label.capitalize()}"
         else:
@@ -872,7 +881,9 @@ class Interface:
 
     # --- over the board -------------------------------------------------------------------------
 
-    def _board_overlays(self, c: Controller, play: InGame) -> None:
+    def _board_overlays(self, c: Controller, play: InGame | None) -> None:
+        """The status line and the view buttons above the board; below it, in a game (``play``), the
+        buttons and the draw countdown; over it the result."""
         b = self.layout.board
         # view buttons, top right
         vw = 92 if not self.layout.stacked_bars else 84
@@ -885,6 +896,8 @@ class Interface:
             self._status(c, pygame.Rect(b.x + 14, b.y + 12 + 32 + 8, b.width - 28, 0))
         else:
             self._status(c, pygame.Rect(b.x + 14, b.y + 10, vx - th.GAP * 2 - b.x - 14, 0))
+        if play is None:
+            return
         # below the board: Deselect, Accept draw, the draw countdown
         items: list[tuple[str, it.Intent, dict]] = [
             ("Deselect", it.Deselect(), {"enabled": c.selected is not None, "hit_id": "btn:deselect"})]

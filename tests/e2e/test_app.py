@@ -51,3 +51,32 @@ def test_closing_puts_the_window_away_before_saving_and_stopping_the_computer(op
     app.controller.close, app.loader.client.close = close_controller, close_client
     app.close()
     assert seen == [("saving", False), ("stopping the computer", False)], "the window was already gone"
+
+
+def test_a_saved_game_opens_on_the_game_screen_from_the_first_frame(open_app, tmp_path):
+    from engine import AMERICAN
+    from engine.game import Game
+    from game.controller import Controller
+    from game.phases import HumanToMove, Level, Mode, Screen
+    from game.storage import Storage
+
+    saved = Controller(storage=Storage(tmp_path))
+    game = Game(AMERICAN)
+    for text in ("11-15", "23-19", "9-14", "22-17"):
+        game.play(text)
+    saved.open_game(game, Mode(Level.EASY, AMERICAN.first_player))
+    saved.storage.save_game({"mode": {"level": "easy", "human": "black"}, "flipped": False, "over": False,
+                             "game": game.to_dict()})
+    saved.storage.flush()
+
+    screens = []
+
+    def watched(app):
+        screens.append(app.controller.screen)
+        return app.is_ready and app.renderer is not None
+
+    app = open_app((1000, 700), until=watched)
+    assert set(screens) == {Screen.GAME}, "never the mode screen"
+    assert isinstance(app.controller.phase, HumanToMove) and app.controller.game.moves == game.moves
+    app.step()
+    assert app._state is not None and app._state.position == game.position, "the board shows the game"

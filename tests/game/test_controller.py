@@ -3,6 +3,8 @@ this page"), multi-capture entry, computer turns, undo, draw offers, resignation
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from support import position, sq
 
@@ -45,6 +47,7 @@ from game.phases import (
     Level,
     OpponentFailed,
     OpponentToMove,
+    Resuming,
     Screen,
 )
 from game.settings import Notation, View
@@ -694,3 +697,47 @@ def test_the_version_changes_with_every_intent_and_reply_only(make, opponent):
     c.notes.append("a note")
     c.handle(DismissNotes())
     assert c.notes == [] and c.version == v + 4
+
+
+# --- resuming at launch ---------------------------------------------------------------------------
+
+def test_a_saved_game_in_progress_opens_on_the_game_screen_before_the_engine_replays_it(make, storage, opponent):
+    c = make(level="easy")
+    press(c, "c3", "d4")
+    opponent.reply_first_legal()
+    c.update()
+    launch = Controller(storage=storage)
+    assert launch.expect_saved_game()
+    assert launch.screen is Screen.GAME and isinstance(launch.phase, Resuming) and launch.game is None
+    assert launch.status() == "Resuming your game…" and launch.variant is AMERICAN
+    assert launch.mode == c.mode
+    assert launch.restore() and isinstance(launch.phase, HumanToMove) and launch.game.moves == c.game.moves
+
+
+def test_a_finished_or_unreadable_saved_game_opens_the_mode_screen(make, storage, opponent):
+    c = make(start=position("B", ["d4"], ["c3"]))
+    press(c, "c3", "e5")
+    assert not Controller(storage=storage).expect_saved_game(), "finished"
+    storage.flush()
+    path = storage.directory / storage.GAME
+    data = json.loads(path.read_text())
+    data["game"]["moves"] = ["11-17"]
+    data["over"] = False
+    path.write_text(json.dumps(data))
+    launch = Controller(storage=storage)
+    assert launch.expect_saved_game(), "the moves can't be checked before the engine loads"
+    assert not launch.restore() and launch.screen is Screen.MODE and launch.notes, "then: the mode screen, told why"
+    path.write_text("{not json")
+    assert not Controller(storage=storage).expect_saved_game()
+
+
+def test_a_game_restored_before_the_computer_is_ready_asks_it_once_it_is(make, storage, opponent):
+    c = make(level="easy")
+    press(c, "c3", "d4")  # the computer's turn when the game is saved
+    opponent.requests.clear()
+    launch = Controller(storage=storage)
+    assert launch.expect_saved_game() and launch.restore()
+    assert isinstance(launch.phase, OpponentToMove) and launch.status().startswith("Computer (White) is getting ready")
+    launch.handle(Resign())  # a question meanwhile stays
+    launch.attach_opponent(opponent)
+    assert len(opponent.requests) == 1 and isinstance(launch.phase, ConfirmingResign)

@@ -14,7 +14,7 @@ from engine import AMERICAN, INTERNATIONAL, Color
 from engine.game import Game
 from game import intents as it
 from game.controller import Controller
-from game.phases import Level, Mode
+from game.phases import Level, Mode, Resuming
 from game.ui import Interface
 from game.ui.panel import Hit
 
@@ -50,6 +50,10 @@ def states(variant, make, opponent, storage):
     c.open_game(played(variant, 12), Mode())
     c.handle(it.ChangeMode())
     out.append(("mode, a game left and a note", c, None))
+    c = Controller(storage=storage)
+    c.phase = Resuming(variant.name, Mode(Level.HARD, variant.first_player))
+    out.append(("resuming at launch", c, "Preparing the rules engine — 4 s (the first run compiles it, about half "
+                                         "a minute; later runs take a moment)…"))
 
     c = make(variant=variant)
     out.append(("start, two players", c, None))

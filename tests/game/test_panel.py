@@ -329,3 +329,17 @@ def test_the_tables_square_numbers_are_on_empty_squares_and_readable(make, size,
             assert square in numbers and cell.contains(numbers[square].rect), f"{square} written in its square"
             assert numbers[square].font_px >= 9, "readable"
     assert numbers, "the empty squares are numbered"
+
+
+def test_resuming_shows_the_game_screen_with_the_engines_progress(storage):
+    from game.phases import Mode, Resuming
+
+    c = Controller(storage=storage)
+    c.phase = Resuming("international", Mode(Level.MEDIUM, Color.WHITE))
+    ui = Interface((1280, 800))
+    ui.render(c, 0.0, "Preparing the rules engine…")
+    words = all_text(ui)
+    assert "International Draughts · vs computer · Medium" in words and "you play White" in words
+    assert "Preparing the rules engine…" in words and "Resuming your game…" in words
+    assert not any(h.id.startswith(("level:", "rules:")) for h in ui.hits), "not the mode screen"
+    assert {"view:angled", "view:top", "set:sound"} <= {h.id for h in ui.hits}
