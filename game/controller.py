@@ -21,16 +21,22 @@ Selection follows the specification ("Controls on this page") to the letter:
   only one route leads there; "Deselect" (or Esc) cancels a capture partly entered.
 
 The other side's moves come from an *opponent* (``game.opponent``: the computer's worker in the game,
-a test double in tests) that never blocks.
+a test double in tests) that never blocks. A friend on another machine is an opponent too
+(``game.friend_opponent``, opened by :class:`~game.friend_opponent.Rooms`): the player's moves, draw
+acceptances and resignations are told to the friend's room, whose server checks them; the friend's
+arrive like the computer's. Against a friend there is no undo; after the game "Rematch (swap sides)"
+replaces "Play again"; when the friend has been gone for ``friend_away_limit_s`` (or the room can't
+be reached as long), "Continue vs computer" turns the game into one against the computer.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, assert_never
+from typing import TYPE_CHECKING, Any, assert_never
 
 from engine import Color, coords_square, variant_named
+from game import text_entry
 from game.help import Refusal, explain_refusal
 from game.intents import (
     AcceptDraw,
@@ -41,37 +47,53 @@ from game.intents import (
     ConfirmNewGame,
     ConfirmResign,
     ContinueSaved,
+    ContinueVsComputer,
+    CopyLink,
     CursorMove,
     CursorPress,
     Deselect,
     DismissNotes,
     DragStarted,
+    EditServer,
+    EditText,
     FlipBoard,
     HideKeys,
     Intent,
+    JoinRoom,
     OfferDraw,
     OpenHelp,
+    OpenJoin,
     PieceDropped,
     PlayAgain,
+    PlayFriend,
     PlayMoveFromList,
+    RegisterLinks,
+    Rematch,
     Resign,
     SetView,
     ShowKeys,
     SquarePressed,
     StartGame,
+    SubmitText,
     ToggleSetting,
+    TypeText,
     Undo,
 )
+from game.online.protocol import InvalidLinkError, parse_link, parse_server_address
 from game.opponent import DrawAnswer, Opponent, OpponentError, OpponentMove, OpponentStatus, Reply
 from game.phases import (
     AwaitingDrawAnswer,
     ChoosingMode,
     ConfirmingNewGame,
     ConfirmingResign,
+    EnteringLink,
+    EnteringServer,
+    EnteringText,
     GameOver,
     HelpPage,
     HumanToMove,
     InGame,
+    JoiningRoom,
     Level,
     Mode,
     OpponentFailed,
@@ -81,21 +103,26 @@ from game.phases import (
     ReadingHelp,
     Result,
     Resuming,
+    Room,
+    RoomPhase,
+    RoomScreen,
     Screen,
     TurnPhase,
+    WaitingForFriend,
 )
 from game.settings import Notation, Settings, View
 
 if TYPE_CHECKING:  # at run time engine.game loads with the first game: the mode screen needs no numba
     from engine import Move, Position, Variant
     from engine.game import Game, Outcome
+    from game.friend_opponent import FriendOpponent, FriendReply, RoomNews, Rooms
     from game.storage import Storage
 
 MUST_CAPTURE = "You must capture"
 # the specification's words for a press on a piece that can't capture while another can: the refusal
 # that game.help gives then begins with them
 WHEN_YOU_CAN_CAPTURE = "When you can capture, you must capture"
-DECLINED = "The computer declined your draw offer"
+FRIEND_AWAY_LIMIT_S = 120.0  # "Continue vs computer" after the friend is gone this long (specification: 2 minutes)
 
 
 @dataclass(frozen=True)
@@ -109,10 +136,13 @@ class Played:
 @dataclass
 class Controller:
     """The whole play state. ``storage`` keeps the game, the results and the settings; ``opponent``
-    plays the other side against a person (the computer)."""
+    plays the other side against a person (the computer); ``rooms`` opens friends' rooms (None: no
+    friend can be played), and ``friend`` is the room of the friend's game on screen or being reached."""
 
     opponent: Opponent | None = None
     storage: Storage | None = None
+    rooms: Rooms | None = None
+    friend_away_limit_s: float = FRIEND_AWAY_LIMIT_S
 
     phase: Phase = field(default_factory=ChoosingMode)
     settings: Settings = field(default_factory=Settings)
@@ -131,8 +161,13 @@ class Controller:
     played: Played | None = None
     opponent_status: str = ""  # how the opponent is getting ready, until opponent_ready
     opponent_ready: bool = True
+    friend: FriendOpponent | None = None
+    rematch_asked: bool = False  # the player pressed "Rematch (swap sides)" in this game
+    friend_wants_rematch: bool = False
+    clipboard: str | None = None  # text for the window to put on the system clipboard (then None)
     version: int = 0  # changes whenever anything shown may have (see handle, update, restore)
     _recorded: bool = False  # this game's result is in the results table
+    _friend_clock: tuple = ()  # the friend's time away and ours as shown (the panel redraws when they change)
 
     def __post_init__(self) -> None:
         if self.storage is not None:
@@ -146,12 +181,12 @@ class Controller:
         return self.phase.screen
 
     @property
-    def left_for_help(self) -> ChoosingMode | Resuming | TurnPhase | ConfirmingResign | ConfirmingNewGame:
+    def left_for_help(self) -> ChoosingMode | Resuming | RoomScreen | TurnPhase | ConfirmingResign | ConfirmingNewGame:
         """The phase under the help screen (the one Back returns to); else the phase itself."""
         return self.phase.back if isinstance(self.phase, ReadingHelp) else self.phase
 
     @property
-    def turn_phase(self) -> ChoosingMode | Resuming | TurnPhase:
+    def turn_phase(self) -> ChoosingMode | Resuming | RoomScreen | TurnPhase:
         """The phase under a question (``ConfirmingResign``, ``ConfirmingNewGame``) or the help screen:
         who acts in the game."""
         p = self.left_for_help
@@ -163,18 +198,28 @@ class Controller:
         return self.phase if isinstance(self.phase, InGame) else None
 
     @property
+    def game_phase(self) -> TurnPhase | None:
+        """The phase of the game on screen (or under the help screen), or of the one the mode and room
+        screens hold (to go back to)."""
+        p = self.turn_phase
+        if isinstance(p, (ChoosingMode, RoomPhase)):
+            return p.left
+        return p if isinstance(p, InGame) else None
+
+    @property
     def game(self) -> Game | None:
         """The game on screen (or under the help screen); on the mode screen the one left there (None
-        at launch)."""
-        p = self.left_for_help
-        q = p.left if isinstance(p, ChoosingMode) else p
-        return q.game if isinstance(q, InGame) else None
+        at launch, and while a saved game is resumed)."""
+        p = self.game_phase
+        return p.game if p is not None else None
 
     @property
     def mode(self) -> Mode | None:
-        """How the game on screen (or the one left for the mode screen) is played."""
-        p = self.left_for_help
-        q = p.left if isinstance(p, ChoosingMode) else p
+        """How the game on screen (or being resumed, or left for the mode screen) is played."""
+        p = self.turn_phase
+        if isinstance(p, Resuming):
+            return p.mode
+        q = self.game_phase
         return q.mode if q is not None else None
 
     @property
@@ -206,13 +251,59 @@ class Controller:
         return isinstance(self.turn_phase, (OpponentToMove, AwaitingDrawAnswer))
 
     def is_human_turn(self) -> bool:
-        """Whether a person may move now (not the opponent's turn, game not over)."""
-        return isinstance(self.turn_phase, HumanToMove)
+        """Whether a person may move now (not the opponent's turn, game not over; against a friend,
+        only while the room is connected, so no move is made that the room can't hear)."""
+        p = self.turn_phase
+        return isinstance(p, HumanToMove) and (not p.mode.vs_friend or self.friend_connection == "connected")
 
     def legal_moves(self) -> tuple[Move, ...]:
         """The moves the player may make now (empty on the opponent's turn)."""
         p = self.turn_phase
-        return p.game.position.legal_moves() if isinstance(p, HumanToMove) else ()
+        return p.game.position.legal_moves() if isinstance(p, HumanToMove) and self.is_human_turn() else ()
+
+    # --- a friend's game ------------------------------------------------------------------------
+
+    @property
+    def vs_friend(self) -> bool:
+        """Whether the game on screen is played against a friend."""
+        p = self.in_game
+        return p is not None and p.mode.vs_friend
+
+    @property
+    def friend_connection(self) -> str | None:
+        """Our connection to the friend's room: connecting, connected, reconnecting, gave_up (None: no room)."""
+        return self.friend.connection if self.friend is not None else None
+
+    def friend_away_s(self, now: float | None = None) -> float | None:
+        """Seconds the friend has been disconnected, in the game on screen (None while connected)."""
+        return self.friend.friend_away_s(now) if self.friend is not None and self.vs_friend else None
+
+    def can_continue_vs_computer(self, now: float | None = None) -> bool:
+        """Whether "Continue vs computer" is offered: a friend's game going on whose friend has been
+        gone ``friend_away_limit_s``, or whose room has been out of reach as long (or for good); on
+        the mode screen, any friend's game left there."""
+        p = self.game_phase
+        if p is None or not p.mode.vs_friend or p.game.is_over:
+            return False
+        f = self.friend
+        if not isinstance(self.phase, InGame) or f is None:
+            return isinstance(self.phase, ChoosingMode)
+        gone = max(f.friend_away_s(now) or 0.0, f.down_s(now) or 0.0)
+        return f.connection == "gave_up" or gone >= self.friend_away_limit_s
+
+    def can_return_to_room(self) -> bool:
+        """Whether the friend's game left on the mode screen may be returned to: its room is on a
+        room server, or on this game's own one while it still runs."""
+        p = self.game_phase
+        if not isinstance(self.phase, ChoosingMode) or p is None or p.mode.room is None or p.game.is_over:
+            return False
+        return not p.mode.room.hosted or (self.rooms is not None and self.rooms.is_hosting)
+
+    def _opponent_for(self, mode: Mode) -> Opponent | FriendOpponent | None:
+        return self.friend if mode.vs_friend else self.opponent
+
+    def _opponent_name(self, mode: Mode) -> str:
+        return "Your friend" if mode.vs_friend else "The computer"
 
     def move_text(self, move: Move, position: Position | None = None) -> str:
         """A move as the notation setting writes it on screen (``c3-d4`` / ``11-15``; ``c3×e5`` for a
@@ -275,7 +366,7 @@ class Controller:
 
     def can_undo(self) -> bool:
         p = self.in_game
-        if p is None or not p.game.moves:
+        if p is None or not p.game.moves or p.mode.vs_friend:
             return False
         outcome = p.game.outcome
         if outcome is not None:
@@ -290,30 +381,60 @@ class Controller:
     def status(self) -> str:
         """The status line: whose turn, a compulsory capture, the opponent thinking, the result."""
         p = self.turn_phase
+        if isinstance(p, (OpponentToMove, AwaitingDrawAnswer, HumanToMove)) and p.mode.vs_friend:
+            waiting = self._friend_status(p)
+            if waiting is not None:
+                return waiting
         match p:
             case ChoosingMode():
                 return "Choose the rules, then how to play"
             case Resuming():
                 return "Resuming your game…"
+            case WaitingForFriend(link=link):
+                return "Waiting for your friend" if link else "Opening a room…"
+            case EnteringLink():
+                return "Paste your friend's link"
+            case EnteringServer():
+                return "Room server"
+            case JoiningRoom(returning=returning):
+                return "Returning to your friend's room…" if returning else "Joining your friend's room…"
             case GameOver(game=game, mode=mode):
                 assert game.outcome is not None
                 return self._result_text(game, game.outcome, mode)
             case OpponentFailed(game=game):
                 return f"The computer ({game.turn.label.capitalize()}) can't play"
-            case OpponentToMove(game=game) | AwaitingDrawAnswer(game=game):
+            case OpponentToMove(game=game, mode=mode) | AwaitingDrawAnswer(game=game, mode=mode):
                 who = game.turn.label.capitalize()
+                if mode.vs_friend:
+                    away = self.friend_away_s()
+                    if away is not None:
+                        return f"Your friend ({who}) is disconnected ({_clock(away)}); waiting for them…"
+                    return f"Your friend's move ({who})…"
                 if not self.opponent_ready or self.opponent is None:
                     return f"Computer ({who}) is getting ready… {self.opponent_status}".rstrip()
                 return f"Computer ({who}) is thinking…"
             case HumanToMove(game=game, mode=mode):
                 who = game.turn.label.capitalize()
-                text = f"Your move ({who})" if mode.vs_computer else f"{who} to move"
+                text = f"Your move ({who})" if mode.human is not None else f"{who} to move"
                 if game.position.has_capture():
                     text += " · " + MUST_CAPTURE
                 if self.offer_pending_for_player():
                     text += " · a draw is offered"
                 return text
         raise AssertionError(f"no status for {p!r}")
+
+    def _friend_status(self, p: InGame) -> str | None:
+        """The status of a friend's game while our connection to the room is down, else None."""
+        f = self.friend
+        if f is None:
+            return "Not connected to the room"
+        if f.connection == "reconnecting":
+            return "Reconnecting…"
+        if f.connection == "gave_up":
+            return "The connection to the room is lost"
+        if f.connection == "connecting":
+            return "Connecting…"
+        return None
 
     @staticmethod
     def _result_text(game: Game, outcome: Outcome, mode: Mode) -> str:
@@ -324,8 +445,9 @@ class Controller:
         match outcome.reason:
             case Reason.NO_MOVES:
                 reason = f"{loser} has no move left"
-            case Reason.RESIGNATION if mode.vs_computer:
-                reason = "you resigned" if winner is mode.computer else "the computer resigned"
+            case Reason.RESIGNATION if mode.human is not None:
+                opponent = "your friend" if mode.vs_friend else "the computer"
+                reason = "you resigned" if winner is mode.computer else f"{opponent} resigned"
             case Reason.RESIGNATION:
                 reason = f"{loser} resigned"
             case Reason.AGREEMENT:
@@ -340,8 +462,9 @@ class Controller:
                 assert_never(outcome.reason)
         if winner is None:
             head = "Draw"
-        elif mode.vs_computer:
-            head = "You win" if winner is mode.human else "The computer wins"
+        elif mode.human is not None:
+            opponent = "Your friend" if mode.vs_friend else "The computer"
+            head = "You win" if winner is mode.human else f"{opponent} wins"
         else:
             head = f"{winner.label.capitalize()} wins"
         return f"{head}: {reason}"
@@ -418,7 +541,9 @@ class Controller:
                 self._resign()
             case PlayAgain():
                 p = self.turn_phase
-                if isinstance(p, InGame) and self._abandons(p):
+                if isinstance(p, InGame) and p.mode.vs_friend:
+                    self._rematch()  # after a friend's game, "Play again" is the rematch
+                elif isinstance(p, InGame) and self._abandons(p):
                     self.phase = ConfirmingNewGame(p.game, p.mode, under=p)
                 elif isinstance(p, InGame):
                     self._new_game(p.game.variant, p.mode)
@@ -456,6 +581,40 @@ class Controller:
                 self.keys_shown = self.screen is Screen.GAME
             case HideKeys():
                 self.keys_shown = False
+            case PlayFriend():
+                self._play_friend()
+            case OpenJoin():
+                if self.screen is Screen.MODE:
+                    self.phase = EnteringLink(left=self.game_phase)
+            case JoinRoom(link=link):
+                self._join(link)
+            case CopyLink():
+                if isinstance(self.phase, WaitingForFriend) and self.phase.link:
+                    self.clipboard = self.phase.link
+                    self.notice = "The link is on the clipboard: paste it to your friend"
+            case Rematch():
+                self._rematch()
+            case ContinueVsComputer():
+                self._continue_vs_computer()
+            case EditServer():
+                if self.screen is Screen.MODE:
+                    text = self.settings.room_server
+                    self.phase = EnteringServer(left=self.game_phase, text=text, caret=len(text))
+            case RegisterLinks():
+                self._register_links()
+            case TypeText(text=typed):
+                if isinstance(self.phase, EnteringText):
+                    text, caret = text_entry.insert(self.phase.text, self.phase.caret, typed)
+                    self.phase = dataclasses.replace(self.phase, text=text, caret=caret)
+            case EditText(key=key):
+                if isinstance(self.phase, EnteringText):
+                    text, caret = text_entry.edit(self.phase.text, self.phase.caret, key)
+                    self.phase = dataclasses.replace(self.phase, text=text, caret=caret)
+            case SubmitText():
+                if isinstance(self.phase, EnteringLink):
+                    self._join(self.phase.text)
+                elif isinstance(self.phase, EnteringServer):
+                    self._save_server(self.phase)
             case _:
                 raise TypeError(f"the controller has no intent {intent!r}")
         self.version += 1
@@ -482,7 +641,9 @@ class Controller:
             self.phase = self.phase.back
             return
         self.notice = None
-        if isinstance(self.phase, Question):
+        if isinstance(self.phase, RoomPhase):
+            self._leave_room_screen(self.phase)
+        elif isinstance(self.phase, Question):
             self.phase = self.phase.under
         elif isinstance(self.phase, ChoosingMode) and self.phase.asking is not None:
             self.phase = dataclasses.replace(self.phase, asking=None)
@@ -547,9 +708,11 @@ class Controller:
 
     def _accept_draw(self) -> None:
         p = self.turn_phase
-        if isinstance(p, HumanToMove) and self.offer_pending_for_player():
+        if isinstance(p, HumanToMove) and self.offer_pending_for_player() and self.is_human_turn():
             self.notice = None
             p.game.accept_draw()
+            if p.mode.vs_friend and self.friend is not None:
+                self.friend.accepted_draw()
             self._after_change()
             self._game_ended(p.game, p.mode)
             self._save()
@@ -559,9 +722,15 @@ class Controller:
         p = self.phase
         if not isinstance(p, ConfirmingResign) or p.game.is_over:
             return
+        if p.mode.vs_friend and self.friend_connection != "connected":
+            self.phase = p.under
+            self._illegal("Not connected to the room: resign once the connection is back")
+            return
         self.notice = None
         self._stop_opponent()
         p.game.resign(p.mode.human if p.mode.human is not None else p.game.turn)
+        if p.mode.vs_friend and self.friend is not None:
+            self.friend.resigned()
         self._after_change()
         self._game_ended(p.game, p.mode)
         self._save()
@@ -574,15 +743,26 @@ class Controller:
         if isinstance(p, ReadingHelp):
             self.phase = dataclasses.replace(p, page=page, section=section)
             return
-        variant = self.variant if isinstance(p, (ChoosingMode, Resuming)) else p.game.variant
+        if isinstance(p, WaitingForFriend):
+            variant = variant_named(p.variant)
+        elif isinstance(p, (ChoosingMode, Resuming, RoomPhase)):
+            variant = self.variant
+        else:
+            variant = p.game.variant
         self.keys_shown = False
         self.dragging = None
         self.phase = ReadingHelp(p, variant.name, page, section)
 
     def _change_mode(self) -> None:
-        """To the mode screen, with the rules of the game left there chosen."""
+        """To the mode screen, with the rules of the game left there chosen (from the room screen:
+        as Cancel)."""
+        if isinstance(self.phase, RoomPhase):
+            self._leave_room_screen(self.phase)
+            return
         self._stop_opponent()
         p = self.turn_phase
+        if isinstance(p, InGame) and p.mode.vs_friend:
+            self._close_friend()  # the seat stays the player's: "Return to the game with your friend"
         self.phase = ChoosingMode(left=p if isinstance(p, InGame) else None)
         if isinstance(p, InGame) and self.settings.variant != p.game.variant.name:
             self.settings.variant = p.game.variant.name
@@ -590,11 +770,15 @@ class Controller:
         self._deselect()
 
     def _continue(self) -> None:
-        """Back to the game left for the mode screen, in its phase; a failed opponent is asked again."""
+        """Back to the game left for the mode screen, in its phase; a failed opponent is asked again,
+        a friend's room is returned to."""
         if not isinstance(self.phase, ChoosingMode) or self.phase.left is None:
             return
         left = self.phase.left
-        if isinstance(left, OpponentFailed):
+        if left.mode.vs_friend:
+            if self.can_return_to_room():
+                self._return_to_room(left)
+        elif isinstance(left, OpponentFailed):
             self._enter_turn(left.game, left.mode)
         else:
             self._resume(left)
@@ -735,8 +919,10 @@ class Controller:
         self.events.append("capture" if move.captured else "move")
         if piece is not None and after is not None and not piece.king and after.king:
             self.events.append("crown")
+        if mode.vs_friend and before.turn is mode.human and self.friend is not None:
+            self.friend.played(move, offer)
         if offer and game.pending_offer is not None:
-            self.notice = ("You offered a draw" if mode.vs_computer and before.turn is mode.human
+            self.notice = ("You offered a draw" if mode.human is not None and before.turn is mode.human
                            else f"{before.turn.label.capitalize()} offers a draw")
         else:
             self.notice = None
@@ -769,17 +955,22 @@ class Controller:
 
     # --- phases and the opponent ----------------------------------------------------------------
 
-    def _enter_turn(self, game: Game, mode: Mode) -> None:
-        """The phase ``game`` is in as it stands: over, a person's move, or the opponent's (which is
-        asked now: for its move, or first for its answer to the player's draw offer)."""
+    @staticmethod
+    def _phase_of(game: Game, mode: Mode) -> TurnPhase:
+        """The phase ``game`` is in as it stands: over, a person's move, or the opponent's (its move,
+        or its answer to the player's draw offer)."""
         if game.is_over:
-            self.phase = GameOver(game, mode)
-        elif mode.computer is None or game.turn is not mode.computer:
-            self.phase = HumanToMove(game, mode)
-        elif game.pending_offer is mode.human:
-            self._resume(AwaitingDrawAnswer(game, mode))
-        else:
-            self._resume(OpponentToMove(game, mode))
+            return GameOver(game, mode)
+        if mode.computer is None or game.turn is not mode.computer:
+            return HumanToMove(game, mode)
+        if game.pending_offer is mode.human:
+            return AwaitingDrawAnswer(game, mode)
+        return OpponentToMove(game, mode)
+
+    def _enter_turn(self, game: Game, mode: Mode) -> None:
+        """Enter the phase ``game`` is in, asking the opponent for what it waits for: its move, or
+        first its answer to the player's draw offer."""
+        self._resume(self._phase_of(game, mode))
 
     def _resume(self, phase: TurnPhase) -> None:
         """Enter ``phase`` of a game, asking the opponent again what that phase waits for."""
@@ -788,54 +979,75 @@ class Controller:
 
     def _ask(self, phase: TurnPhase) -> None:
         """Ask the opponent what ``phase`` waits for: its move, or its answer to the player's offer."""
-        if self.opponent is None:
+        opponent = self._opponent_for(phase.mode)
+        if opponent is None:
             return
         if isinstance(phase, OpponentToMove):
-            self.opponent.request_move(phase.game, phase.mode)
+            opponent.request_move(phase.game, phase.mode)
         elif isinstance(phase, AwaitingDrawAnswer):
-            self.opponent.ask_draw(phase.game, phase.mode)
+            opponent.ask_draw(phase.game, phase.mode)
 
     def _stop_opponent(self) -> None:
-        if self.waiting_for_opponent and self.opponent is not None:
-            self.opponent.cancel()
+        p = self.in_game
+        opponent = self._opponent_for(p.mode) if p is not None else None
+        if self.waiting_for_opponent and opponent is not None:
+            opponent.cancel()
 
     def update(self) -> None:
-        """Once a frame: take the opponent's replies (never waits)."""
-        if self.opponent is None or isinstance(self.phase, ReadingHelp):
-            return  # on the help screen the reply waits: the player sees it arrive once back
-        replies = self.opponent.poll()
-        for reply in replies:
-            self._on_reply(reply)
-        if replies:
+        """Once a frame: take the opponent's replies and the friend's room's news (never waits). On the
+        help screen they wait: the player sees them arrive once back."""
+        if isinstance(self.phase, ReadingHelp):
+            return
+        changed = False
+        if self.opponent is not None:
+            for reply in self.opponent.poll():
+                changed = True
+                mode = self.mode
+                # the computer's status always; its answers only in its own games
+                if isinstance(reply, OpponentStatus) or mode is None or not mode.vs_friend:
+                    self._on_reply(reply)
+        friend = self.friend
+        if friend is not None:
+            for news in friend.poll():
+                changed = True
+                self._on_friend(news)
+                if self.friend is not friend:  # the room was left: what else it said is moot
+                    break
+            changed |= self._tick_friend_clock()
+        if changed:
             self.version += 1
 
     def _on_reply(self, reply: Reply) -> None:
         p = self.turn_phase
+        name = self._opponent_name(p.mode) if isinstance(p, InGame) else "The computer"
         match reply:
             case OpponentStatus(text=text, ready=ready):
                 self.opponent_status, self.opponent_ready = text, ready
             case DrawAnswer(accept=True) if isinstance(p, AwaitingDrawAnswer):
                 p.game.accept_draw()
-                self.notice = "The computer accepted your draw offer"
+                self.notice = f"{name} accepted your draw offer"
                 self._game_ended(p.game, p.mode)
                 self._save()
                 self.phase = GameOver(p.game, p.mode)
             case DrawAnswer(accept=False) if isinstance(p, AwaitingDrawAnswer):
-                self.notice = DECLINED
+                self.notice = f"{name} declined your draw offer"
                 thinking = OpponentToMove(p.game, p.mode, declined_offer=True)
                 question = self.phase
                 self._resume(thinking)
                 if isinstance(question, Question):  # still asked: nothing was played
                     self.phase = dataclasses.replace(question, under=thinking)
-            case OpponentMove(move=move, offer_draw=offer) if isinstance(p, OpponentToMove):
+            case OpponentMove(move=move, offer_draw=offer) if isinstance(p, (OpponentToMove, AwaitingDrawAnswer)):
+                # a move instead of an answer to the player's offer declines it (a friend's way); an offer
+                # declined before the move is still news when the player's turn comes
+                declined = isinstance(p, AwaitingDrawAnswer) or p.declined_offer
                 if move not in p.game.position.legal_moves():
                     self.phase = OpponentFailed(p.game, p.mode, f"its move {move} is not legal here")
                     return
                 self._play(move, move.path, offer=offer)
                 if offer and p.game.pending_offer is p.mode.computer:
-                    self.notice = "The computer offers a draw"
-                elif p.declined_offer and self.notice is None:
-                    self.notice = DECLINED  # still news when the player's turn comes
+                    self.notice = f"{name} offers a draw"
+                elif declined and self.notice is None:
+                    self.notice = f"{name} declined your draw offer"
             case OpponentError(message=message) if isinstance(p, (OpponentToMove, AwaitingDrawAnswer)):
                 self.phase = OpponentFailed(p.game, p.mode, message)
                 self.notice = f"{message[:1].upper()}{message[1:]}. Take back your move, or start a new game."
@@ -844,12 +1056,246 @@ class Controller:
             case _:
                 assert_never(reply)
 
+    # --- a friend's room ------------------------------------------------------------------------
+
+    def _play_friend(self) -> None:
+        """"Play a friend (send a link)": open a room with the rules chosen, and wait for the friend."""
+        if self.screen is not Screen.MODE or self.rooms is None:
+            return
+        left = self.game_phase
+        self._close_friend()
+        try:
+            friend = self.rooms.create(self.settings.variant, self.settings.room_server)
+        except (InvalidLinkError, OSError) as err:
+            self.notes.append(f"Couldn't open a room: {err}")
+            return
+        self.friend = friend
+        self.notice = None
+        self.phase = WaitingForFriend(left=left, variant=self.settings.variant, reach=friend.reach,
+                                      this_network=friend.this_network)
+
+    def _join(self, link: str) -> None:
+        """Take the free seat in the room of ``link``; a link that can't be read is quoted back."""
+        if self.screen is Screen.GAME or self.rooms is None:
+            return
+        left = self.game_phase
+        text = link.strip()
+        try:
+            if not text:
+                raise InvalidLinkError("Paste your friend's link first: it starts with checkers3d://")
+            parse_link(text)
+        except InvalidLinkError as err:
+            self.phase = EnteringLink(left=left, text=link, caret=len(link), error=str(err))
+            return
+        self._close_friend()
+        self.friend = self.rooms.join(text)
+        self.notice = None
+        self.phase = JoiningRoom(left=left, link=text)
+
+    def _return_to_room(self, left: TurnPhase) -> None:
+        """Back to the player's seat in the room of the friend's game ``left``."""
+        room = left.mode.room
+        assert room is not None and self.rooms is not None
+        self._close_friend()
+        self.friend = self.rooms.resume(room)
+        self.notice = None
+        self.phase = JoiningRoom(left=left, link=room.link, returning=True)
+
+    def _leave_room_screen(self, p: RoomPhase) -> None:
+        """Cancel on the room screen: a join goes back to its link, the rest to the mode screen; a
+        room being opened or waited in is closed (and the game's own room server stopped with it,
+        unless the game left on the mode screen still has its room there)."""
+        if isinstance(p, (WaitingForFriend, JoiningRoom)):
+            self._close_friend()
+        if isinstance(p, WaitingForFriend) and self.rooms is not None:
+            held = p.left.mode.room if p.left is not None else None
+            if held is None or not held.hosted:
+                self.rooms.stop_hosting()
+        if isinstance(p, JoiningRoom) and not p.returning:
+            self.phase = EnteringLink(left=p.left, text=p.link, caret=len(p.link))
+        else:
+            self.phase = ChoosingMode(left=p.left)
+
+    def _close_friend(self) -> None:
+        """Leave the room's connection (the seat stays the player's in the room)."""
+        if self.friend is not None:
+            self.friend.close()
+            self.friend = None
+        self._friend_clock = ()
+
+    def _leave_rooms(self) -> None:
+        """A game of another kind starts: the friend's room is left and the game's own server stopped."""
+        self._close_friend()
+        if self.rooms is not None:
+            self.rooms.stop_hosting()
+
+    def _rematch(self) -> None:
+        p = self.turn_phase
+        f = self.friend
+        if not isinstance(p, GameOver) or not p.mode.vs_friend or f is None or self.rematch_asked:
+            return
+        if not f.is_connected:
+            self._illegal("Not connected to the room: the rematch can be asked for once it is back")
+            return
+        f.rematch()
+        self.rematch_asked = True
+        self.notice = None if self.friend_wants_rematch else "Waiting for your friend to press Rematch too"
+
+    def _continue_vs_computer(self) -> None:
+        """The friend's game goes on against the computer (Medium) from where it is, moves kept."""
+        p = self.game_phase
+        if p is None or p.mode.room is None or not self.can_continue_vs_computer():
+            return
+        self._stop_opponent()
+        self._close_friend()
+        if p.mode.room.hosted and self.rooms is not None:
+            self.rooms.stop_hosting()
+        mode = Mode(Level.MEDIUM, p.mode.human)
+        self._recorded = False
+        self._after_change()
+        self._enter_turn(p.game, mode)
+        self.notice = "You now play the computer (Medium) from here"
+        self._save()
+
+    def _save_server(self, p: EnteringServer) -> None:
+        text = p.text.strip()
+        if text:
+            try:
+                parse_server_address(text)
+            except InvalidLinkError as err:
+                self.phase = dataclasses.replace(p, error=str(err))
+                return
+        self.settings.room_server = text
+        self._save_settings()
+        self.phase = ChoosingMode(left=p.left)
+
+    def _register_links(self) -> None:
+        from game.desktop import register_link_handler
+
+        try:
+            self.notes.append(register_link_handler())
+        except (OSError, RuntimeError) as err:
+            self.notes.append(f"Couldn't register checkers3d:// links: {err}")
+
+    def _on_friend(self, news: FriendReply) -> None:
+        """One piece of news from the friend's room: a reply as from any opponent, or the room's own."""
+        match news:
+            case OpponentMove() | DrawAnswer() | OpponentStatus() | OpponentError():
+                if self.vs_friend:
+                    self._on_reply(news)
+            case _:
+                self._on_room(news)
+
+    def _on_room(self, news: RoomNews) -> None:
+        from game import friend_opponent as fo
+
+        p = self.turn_phase
+        in_friend_game = isinstance(p, InGame) and p.mode.vs_friend
+        match news:
+            case fo.RoomOpened(link=link):
+                if isinstance(self.phase, WaitingForFriend):
+                    self.phase = dataclasses.replace(self.phase, link=link)
+            case fo.GameStarted(game=game, color=color, number=number):
+                self._friend_game_started(game, color, number)
+            case fo.FriendResigned():
+                if isinstance(p, InGame) and in_friend_game and not p.game.is_over:
+                    assert p.mode.computer is not None
+                    p.game.resign(p.mode.computer)
+                    self.notice = "Your friend resigned"
+                    self._after_change()
+                    self._game_ended(p.game, p.mode)
+                    self._save()
+                    self.phase = GameOver(p.game, p.mode)
+            case fo.Resynced(game=game):
+                if isinstance(p, InGame) and in_friend_game:
+                    refused = self.notice if self.notice and self.notice.startswith("The room refused") else None
+                    self._take_friend_game(game, p.mode)
+                    self.notice = refused or "The game was set back to where the room has it"
+            case fo.Refused(message=message):
+                self._room_failed(message, refused=True)
+            case fo.FriendPresence(connected=connected, seated=seated):
+                if in_friend_game and seated:
+                    self.notice = "Your friend is back" if connected else "Your friend was disconnected"
+            case fo.RematchAsked():
+                self.friend_wants_rematch = True
+                if in_friend_game:
+                    self.notice = ("Your friend pressed Rematch too: the next game is starting" if self.rematch_asked
+                                   else "Your friend asks for a rematch: press Rematch (swap sides)")
+            case fo.ConnectionChanged(status="gave_up", detail=detail):
+                self._room_failed(detail, refused=False)
+            case fo.ConnectionChanged():
+                pass  # the status line reads the connection
+            case _:
+                assert_never(news)
+
+    def _room_failed(self, why: str, refused: bool) -> None:
+        """The room refused a request (``refused``) or can't be reached any more: a room being
+        opened or joined is given up (the reason shown); a game goes on showing it."""
+        p = self.phase
+        if isinstance(p, JoiningRoom):
+            self._close_friend()
+            if p.returning:
+                self.phase = ChoosingMode(left=p.left)
+                self.notes.append(f"Couldn't return to your friend's room: {why}")
+            else:
+                self.phase = EnteringLink(left=p.left, text=p.link, caret=len(p.link),
+                                          error=f"Couldn't join {p.link}: {why}")
+        elif isinstance(p, WaitingForFriend):
+            self._leave_room_screen(p)
+            self.notes.append(f"The room closed: {why}")
+        elif self.vs_friend:
+            self.notice = f"The room refused that: {why}" if refused else f"The connection to the room is lost: {why}"
+
+    def _friend_game_started(self, game: Game, color: Color, number: int) -> None:
+        """The room's game begins (the friend joined, a rematch, or the game found on returning)."""
+        assert self.friend is not None
+        room = self.friend.room
+        assert room is not None, "the room gives the seat before its game"
+        before = self.phase
+        mode = Mode(human=color, room=room)
+        self.flipped = False
+        self.played = None
+        self.rematch_asked = self.friend_wants_rematch = False
+        self._recorded = game.is_over
+        self._after_change()
+        self.cursor = self._home_cursor(game.variant, color)
+        self._enter_turn(game, mode)
+        mover = "you move first" if game.turn is color else "your friend moves first"
+        if number > 1:
+            self.notice = f"Game {number}, sides swapped: you play {color.label.capitalize()}"
+        elif isinstance(before, JoiningRoom) and before.returning:
+            self.notice = "You are back in the room"
+        else:
+            self.notice = f"You play {color.label.capitalize()}; {mover}"
+        self._save()
+
+    def _take_friend_game(self, game: Game, mode: Mode) -> None:
+        """The room's game replaces ours (ours differed: a move the room refused or never heard)."""
+        self.played = None
+        self._after_change()
+        self._recorded = game.is_over
+        self._enter_turn(game, mode)
+        self._save()
+
+    def _tick_friend_clock(self) -> bool:
+        """Whether the times shown for the connections moved on (a second) or "Continue vs computer"
+        appeared: the panel redraws then."""
+        f = self.friend
+        away, down = (f.friend_away_s(), f.down_s()) if f is not None else (None, None)
+        clock = (None if away is None else int(away), None if down is None else int(down),
+                 self.can_continue_vs_computer())
+        if clock == self._friend_clock:
+            return False
+        self._friend_clock = clock
+        return True
+
     # --- games, saving --------------------------------------------------------------------------
 
     def _new_game(self, variant: Variant, mode: Mode) -> None:
         from engine.game import Game
 
         self._stop_opponent()
+        self._leave_rooms()
         self.flipped = False
         self.played = None
         self.notice = None
@@ -879,13 +1325,13 @@ class Controller:
         game, mode = self.game, self.mode
         if self.storage is None or game is None or mode is None:
             return
-        self.storage.save_game({
-            "mode": {"level": mode.level.value if mode.level is not None else None,
-                     "human": mode.human.label if mode.human is not None else None},
-            "flipped": self.flipped,
-            "over": game.is_over,  # read at launch, before the engine can replay the game (expect_saved_game)
-            "game": game.to_dict(),
-        })
+        saved: dict[str, Any] = {"level": mode.level.value if mode.level is not None else None,
+                                 "human": mode.human.label if mode.human is not None else None}
+        if mode.room is not None:  # the seat's secret too: returning to the room after a relaunch needs it
+            saved["room"] = {"link": mode.room.link, "seat": mode.room.secret, "hosted": mode.room.hosted}
+        self.storage.save_game({"mode": saved, "flipped": self.flipped,
+                                "over": game.is_over,  # read at launch, before the engine can replay it
+                                "game": game.to_dict()})
 
     def _save_settings(self) -> None:
         if self.storage is not None:
@@ -893,12 +1339,14 @@ class Controller:
 
     def expect_saved_game(self) -> bool:
         """At launch, before the rules engine has loaded: if a game in progress was saved, show the
-        game screen at once (:class:`Resuming`) until :meth:`restore` can rebuild it. Reads the file
-        only; whether its moves are good is for :meth:`restore` to find."""
+        game screen at once (:class:`Resuming`) until :meth:`restore` can rebuild it (a friend's game
+        goes to the mode screen, which offers its room back). Reads the file only; whether its moves are
+        good is for :meth:`restore` to find."""
         data = self.storage.peek_game() if self.storage is not None else None
         try:
             assert data is not None and data["over"] is False
             m = data["mode"]
+            assert m.get("room") is None
             mode = Mode(Level(m["level"]) if m["level"] is not None else None,
                         Color[m["human"].upper()] if m["human"] else None)
             variant = variant_named(data["game"]["variant"]).name
@@ -937,9 +1385,12 @@ class Controller:
                 self.phase = ChoosingMode()
             return False
         game, mode, flipped = data
-        if game.is_over:  # kept for the mode screen, as the game last played
-            self.phase = ChoosingMode(left=GameOver(game, mode))
+        if game.is_over or mode.vs_friend:
+            # kept for the mode screen: the game last played, or a friend's game to return to
+            self.phase = ChoosingMode(left=self._phase_of(game, mode))
             self.flipped = flipped
+            if mode.vs_friend:
+                self.settings.variant = game.variant.name
             return False
         self.settings.variant = game.variant.name
         self.open_game(game, mode, flipped)
@@ -952,16 +1403,28 @@ class Controller:
 
         try:
             m = d["mode"]
-            level, human = m["level"], m["human"]
-            mode = Mode(Level(level) if level is not None else None, Color[human.upper()] if human else None)
-            if mode.vs_computer != (mode.human is not None):
-                raise ValueError("a computer game needs the player's colour")
+            level, human, room = m["level"], m["human"], m.get("room")
+            if room is not None:
+                room = Room(str(room["link"]), str(room["seat"]), bool(room.get("hosted", False)))
+            mode = Mode(Level(level) if level is not None else None, Color[human.upper()] if human else None, room)
+            if (mode.vs_computer or mode.vs_friend) != (mode.human is not None) or (mode.vs_computer and mode.vs_friend):
+                raise ValueError("a game against the computer or a friend needs the player's colour, and only one")
             return Game.from_dict(d["game"]), mode, bool(d.get("flipped", False))
         except (KeyError, TypeError, AttributeError) as err:
             raise ValueError(f"not a saved game: {err!r}") from None
 
     def close(self) -> None:
-        """Stop the opponent and let the last save reach the disk (saved after every move)."""
+        """Stop the opponent, leave the friend's room (stopping the game's own room server) and let the
+        last save reach the disk (saved after every move)."""
         self._stop_opponent()
+        self._close_friend()
+        if self.rooms is not None:
+            self.rooms.close()
         if self.storage is not None:
             self.storage.flush()
+
+
+def _clock(seconds: float) -> str:
+    """A time away as a clock shows it: 0:07, 2:45."""
+    whole = int(seconds)
+    return f"{whole // 60}:{whole % 60:02d}"

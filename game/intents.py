@@ -175,7 +175,73 @@ class HideKeys:
     """Any key or press while the keys are shown."""
 
 
+# --- a friend through a link -----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class PlayFriend:
+    """"Play a friend (send a link)": open a room with the rules chosen."""
+
+
+@dataclass(frozen=True)
+class OpenJoin:
+    """"Join a friend": the field to paste the friend's link in."""
+
+
+@dataclass(frozen=True)
+class JoinRoom:
+    """Take the free seat of the room ``link`` names (the Join button, or a link on the command line)."""
+
+    link: str
+
+
+@dataclass(frozen=True)
+class CopyLink:
+    """Put the room's link on the system clipboard."""
+
+
+@dataclass(frozen=True)
+class Rematch:
+    """"Rematch (swap sides)": the next game starts when both players have asked."""
+
+
+@dataclass(frozen=True)
+class ContinueVsComputer:
+    """Turn a game whose friend is gone into a game against the computer (Medium), from where it is."""
+
+
+@dataclass(frozen=True)
+class EditServer:
+    """Settings, "Room server": the field for its address."""
+
+
+@dataclass(frozen=True)
+class RegisterLinks:
+    """Settings: make ``checkers3d://`` links open this game (a ``.desktop`` file and ``xdg-mime``)."""
+
+
+# --- a text field ----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class TypeText:
+    """Characters typed, or the clipboard's text pasted (Ctrl+V), at the caret."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class EditText:
+    """An editing key in a text field: a name in ``game.text_entry.KEYS`` (backspace, delete, left ...)."""
+
+    key: str
+
+
+@dataclass(frozen=True)
+class SubmitText:
+    """Enter in a text field: what its button does (Join, Save)."""
+
+
 Intent = (SquarePressed | DragStarted | PieceDropped | Deselect | Cancel | CursorMove | CursorPress | PlayMoveFromList
           | Undo | OfferDraw | AcceptDraw | Resign | ConfirmResign | PlayAgain | ConfirmNewGame | ChangeMode | ChooseRules
-          | StartGame | ContinueSaved | FlipBoard | SetView | ToggleSetting | DismissNotes | OpenHelp | CloseHelp | ShowKeys
-          | HideKeys)
+          | StartGame | ContinueSaved | FlipBoard | SetView | ToggleSetting | DismissNotes | PlayFriend | OpenJoin | JoinRoom
+          | CopyLink | Rematch | ContinueVsComputer | EditServer | RegisterLinks | TypeText | EditText | SubmitText
+          | OpenHelp | CloseHelp | ShowKeys | HideKeys)

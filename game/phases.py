@@ -34,17 +34,28 @@ Every phase on the game screen carries the game and its mode, so neither is ever
     at launch, with a game in progress saved: Resuming (the game screen while the rules engine loads)
                 --the engine loaded--> the saved game's phase; ChoosingMode when it can't be read
 
-Phases to come plug in beside these: a friend's moves over the network are another opponent in
-:class:`OpponentToMove` (``game.opponent``), connecting and rematches phases of their own; review,
-the position editor are further phases (with screens of their own) that hold what they show, as
-:class:`ChoosingMode` holds the game it returns to and :class:`ReadingHelp` the phase it returns to,
-and a question over a game holds the phase under it, as the :class:`Question` phases do.
+A game with a friend (``Mode.room``) goes through the same phases: the friend is the opponent in
+:class:`OpponentToMove` (``game.friend_opponent``), and a rematch starts the room's next game in
+its first phase. Reaching the room has phases of its own, on the room screen:
+
+    ChoosingMode --PlayFriend--> WaitingForFriend (link None until the room is open, then its link)
+                 --OpenJoin----> EnteringLink --JoinRoom--> JoiningRoom
+                 --JoinRoom (a link on the command line)--> JoiningRoom
+                 --ContinueSaved (a friend's game left)---> JoiningRoom(returning=True)
+                 --EditServer--> EnteringServer --SubmitText--> ChoosingMode
+    WaitingForFriend, JoiningRoom --the friend's room starts its game--> the game's first phase
+    JoiningRoom --refused, or the room is gone--> EnteringLink (with the reason), or ChoosingMode
+    any of them --Cancel--> ChoosingMode (the room closed, and the game's own room server stopped)
+
+Review and the position editor are further phases (with screens of their own) that hold what they
+show, as :class:`ChoosingMode` holds the game it returns to and :class:`ReadingHelp` the phase it
+returns to, and a question over a game holds the phase under it, as the :class:`Question` phases do.
 """
 
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
 from engine import Color
@@ -59,6 +70,7 @@ class Screen(enum.Enum):
 
     MODE = "mode"  # choosing the rules and how to play
     GAME = "game"  # a game: the panel, the status line and the board's buttons
+    ROOM = "room"  # reaching a friend's room: its link, the link field, the room server's address
     HELP = "help"  # the Rules or the Controls pages, over the whole window
 
 
@@ -86,16 +98,33 @@ class Result(enum.StrEnum):
 
 
 @dataclass(frozen=True)
+class Room:
+    """The player's seat in a friend's room: its ``link`` (the room and its server), the seat's
+    ``secret`` (it proves the seat on returning; kept with the saved game, never shown, sent only to
+    the room server) and whether the room lives in this game's own room server (``hosted``), which
+    ends with the program."""
+
+    link: str
+    secret: str = field(repr=False)
+    hosted: bool = False
+
+
+@dataclass(frozen=True)
 class Mode:
-    """How the game is played: against an opponent (the computer at ``level``) with the person here
-    on ``human``, or two people on this device (``level`` and ``human`` None)."""
+    """How the game is played: against an opponent (the computer at ``level``, or a friend in
+    ``room``) with the person here on ``human``, or two people on this device (all None)."""
 
     level: Level | None = None
     human: Color | None = None
+    room: Room | None = None
 
     @property
     def vs_computer(self) -> bool:
         return self.level is not None
+
+    @property
+    def vs_friend(self) -> bool:
+        return self.room is not None
 
     @property
     def computer(self) -> Color | None:
@@ -188,7 +217,57 @@ class ConfirmingNewGame(Question):
     going on, which counts as a loss at its level."""
 
 
+@dataclass(frozen=True)
+class RoomPhase:
+    """A phase of the room screen. ``left`` is the game the mode screen held (Cancel goes back to it)."""
+
+    left: TurnPhase | None = None
+    screen: ClassVar[Screen] = Screen.ROOM
+
+
+@dataclass(frozen=True)
+class WaitingForFriend(RoomPhase):
+    """The player's room is being opened (``link`` None) or is open, and waits for the friend.
+    ``reach`` says where the friend's game connects to, ``this_network`` whether that is the game's
+    own room server (reached on this network only)."""
+
+    variant: str = ""
+    link: str | None = None
+    reach: str = ""
+    this_network: bool = False
+
+
+@dataclass(frozen=True)
+class EnteringText(RoomPhase):
+    """A text field (``text``, with the caret before ``caret``); ``error`` says what was wrong with
+    the text last submitted."""
+
+    text: str = ""
+    caret: int = 0
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class EnteringLink(EnteringText):
+    """"Join a friend": the link to paste or type."""
+
+
+@dataclass(frozen=True)
+class EnteringServer(EnteringText):
+    """Settings, "Room server": an address, or nothing for the game's own server."""
+
+
+@dataclass(frozen=True)
+class JoiningRoom(RoomPhase):
+    """Connecting to the room of ``link``, to take its free seat, or (``returning``) to return to the
+    player's seat in the game ``left``."""
+
+    link: str = ""
+    returning: bool = False
+
+
 TurnPhase = HumanToMove | OpponentToMove | AwaitingDrawAnswer | GameOver | OpponentFailed  # who acts in the game
+RoomScreen = WaitingForFriend | EnteringLink | EnteringServer | JoiningRoom  # the phases of the room screen
 
 
 @dataclass(frozen=True)
@@ -198,11 +277,11 @@ class ReadingHelp:
     the player left for it, which Back returns to as it was: a game keeps its state, and its opponent
     goes on thinking (its reply is taken once the player is back)."""
 
-    back: ChoosingMode | Resuming | TurnPhase | ConfirmingResign | ConfirmingNewGame
+    back: ChoosingMode | Resuming | TurnPhase | ConfirmingResign | ConfirmingNewGame | RoomScreen
     variant: str
     page: HelpPage = HelpPage.RULES
     section: str | None = None
     screen: ClassVar[Screen] = Screen.HELP
 
 
-Phase = ChoosingMode | Resuming | TurnPhase | ConfirmingResign | ConfirmingNewGame | ReadingHelp
+Phase = ChoosingMode | Resuming | TurnPhase | ConfirmingResign | ConfirmingNewGame | ReadingHelp | RoomScreen

@@ -1,5 +1,5 @@
 """What the player chose, kept between runs (``game.storage``): notation, square numbers, animation
-speed, sound, view and the rules last chosen on the mode screen."""
+speed, sound, view, the rules last chosen on the mode screen and the room server for playing a friend."""
 
 from __future__ import annotations
 
@@ -46,6 +46,7 @@ class Settings:
     sound: bool = True
     view: View = View.ANGLED
     variant: str = field(default_factory=_first_variant)  # the rules last chosen (a name in engine.VARIANTS)
+    room_server: str = ""  # "Play a friend" opens rooms there (ws://HOST:PORT, wss://...); empty: the game's own
 
     @staticmethod
     def choices(name: str) -> tuple[Any, ...] | None:
@@ -66,6 +67,8 @@ class Settings:
         value = getattr(self, name)
         choices = self.choices(name)
         if choices is None:
+            if not isinstance(value, bool):
+                raise ValueError(f"the setting {name!r} is text, not a switch")
             setattr(self, name, not value)
         else:
             setattr(self, name, choices[(choices.index(value) + 1) % len(choices)])
