@@ -14,6 +14,9 @@ the interface and the controller load without it (``engine`` and ``game.render``
 first use), the loader thread imports it and loads the kernels, and the 3D board (the chosen rules'
 start position on the mode screen) appears as soon as they are ready.
 
+A friend's rooms (``game.friend_opponent``) are opened from the controller once the rules engine is
+ready; a link given on the command line joins its room then.
+
 The loop runs at 60 frames a second and never waits: input -> controller -> (worker replies) ->
 sounds, animation, camera -> draw what changed -> flip. A software renderer (Mesa llvmpipe) pays for
 every pixel it draws, so a frame draws only what changed (see ``game.compositor``) and a frame where
@@ -32,7 +35,7 @@ from game.settings import AnimationSpeed, View
 if TYPE_CHECKING:
     from engine import Position
     from game.controller import Played
-    from game.intents import ContinueSaved, StartGame
+    from game.intents import Intent
     from game.render import Camera, CameraMove, MoveAnimation, RenderState
     from game.render.scene import BoardRenderer
 
@@ -42,7 +45,9 @@ ANIMATION_SPEED = {AnimationSpeed.SLOW: 0.6, AnimationSpeed.NORMAL: 1.0, Animati
 class App:
     """The window, its OpenGL context, the renderer, the interface and the controller."""
 
-    def __init__(self, size: tuple[int, int]):
+    def __init__(self, size: tuple[int, int], link: str | None = None, room_host: str = "0.0.0.0"):
+        """A window of ``size``; ``link`` a friend's room to join once the engine is ready;
+        ``room_host`` the address the game's own room server listens on (every interface by default)."""
         import moderngl
         import pygame
 
@@ -82,12 +87,17 @@ class App:
         self._camera_key: tuple[View, bool] | None = (self.controller.settings.view, False)
         self.animation: MoveAnimation | None = None
         self._animated: Played | None = None  # the controller's Played that the animation shows
-        self._waiting_start: StartGame | ContinueSaved | None = None  # a game chosen before the engine was ready
+        self._waiting_start: Intent | None = None  # a game chosen before the engine was ready
         self._initial: dict[str, Position] = {}  # variant name -> its start position, for the mode screen
         self._state: RenderState | None = None
         self._now = time.monotonic()
         self._ready = False
         self._restored = False  # the saved game has been looked for (once the move generator loaded)
+        self._room_host = room_host
+        if link is not None:
+            from game.intents import JoinRoom
+
+            self._waiting_start = JoinRoom(link)
         self.running = True
         self.frames = 0  # frames drawn and shown (a frame where nothing changed is neither)
         self.ui.render(self.controller, self._now, self._loading_text())  # presses before the first frame count
@@ -156,7 +166,7 @@ class App:
         engine is ready, only those the mode screen needs then; a game chosen meanwhile waits)."""
         from game import input as inp
         from game import intents as it
-        from game.phases import Screen
+        from game.phases import EnteringLink, Screen
         from game.render import camera_at
         from game.ui.help_screen import GoToSection
 
@@ -173,13 +183,16 @@ class App:
                 self.camera = camera_at(self.camera, self._now).zoomed(steps)
             case GoToSection():  # an entry of the help screen's contents
                 self.ui.navigate(intent)
-            case it.StartGame() | it.ContinueSaved() if not self._ready:
+            case it.StartGame() | it.ContinueSaved() | it.PlayFriend() | it.JoinRoom() if not self._ready:
                 self._waiting_start = intent
             case it.SetView():
                 self.controller.handle(intent)
                 self._camera_key = None  # the view pressed, even the one already chosen, resets the camera
+            case it.SubmitText() if not self._ready and isinstance(self.controller.phase, EnteringLink):
+                self._waiting_start = it.JoinRoom(self.controller.phase.text)  # joining needs the rules engine
             case (it.ChooseRules() | it.ToggleSetting() | it.DismissNotes() | it.OpenHelp() | it.CloseHelp()
-                  | it.ShowKeys() | it.HideKeys()):
+                  | it.ShowKeys() | it.HideKeys() | it.OpenJoin() | it.TypeText() | it.EditText() | it.SubmitText()
+                  | it.EditServer() | it.RegisterLinks()):
                 self.controller.handle(intent)
             case it.Cancel() if self.controller.screen is Screen.HELP:
                 self.controller.handle(intent)
@@ -208,7 +221,10 @@ class App:
             if isinstance(c.phase, Resuming):
                 c.handle(ChangeMode())  # nothing to resume with: the mode screen, which says why
         elif self.loader.kernels.is_set():
+            from game.friend_opponent import Rooms  # it replays games: it loads once the rules engine has
+
             self._restored = True
+            c.rooms = Rooms(listen=self._room_host)
             if self._waiting_start is None:
                 c.restore()
 
@@ -267,6 +283,13 @@ class App:
         for name in c.events:
             self.sounds.play(name, c.settings.sound)
         c.events.clear()
+        if c.clipboard is not None:
+            from game import clipboard
+
+            if not clipboard.copy(c.clipboard):
+                c.notice = "Couldn't reach the clipboard: select the link and copy it by hand"
+                c.version += 1
+            c.clipboard = None
         key = (c.settings.view, c.second_side_near() if c.screen is Screen.GAME else False)
         if key != self._camera_key and c.screen is not Screen.HELP:  # (the board is hidden meanwhile)
             self._camera_key = key

@@ -1,5 +1,6 @@
-"""The command line: ``python main.py`` (or ``checkers3d``) opens the window; options run the
-offscreen tools and the window benchmarks instead."""
+"""The command line: ``python main.py`` (or ``checkers3d``) opens the window, ``checkers3d LINK``
+opens it straight into a friend's room; options run the offscreen tools and the window benchmarks
+instead."""
 
 from __future__ import annotations
 
@@ -15,6 +16,11 @@ _TOOL_FLAGS = ("--screenshot", "--bench-frames", "-h", "--help")
 def build_parser(tools: bool = True) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="checkers3d", description="Checkers 3D: American checkers and "
                                      "International draughts on a 3D board")
+    parser.add_argument("link", nargs="?", metavar="LINK",
+                        help="a friend's link (checkers3d://HOST:PORT/ROOM): open the game in that room")
+    parser.add_argument("--room-host", default="0.0.0.0", metavar="ADDRESS",
+                        help="the address this game's own room server listens on for \"Play a friend\" (default "
+                             "0.0.0.0, every interface; 127.0.0.1 keeps rooms to this computer)")
     parser.add_argument("--quit-after", type=float, metavar="SECONDS",
                         help="close the window by itself after this many seconds (for tests)")
     parser.add_argument("--window", default="1280x800", metavar="WxH", help="initial window size (default 1280x800)")
@@ -54,7 +60,7 @@ def main(argv=None) -> int:
         return bench_window(args.bench_window, (width, height), as_json=args.json)
     from game.app import App
 
-    app = App((width, height))
+    app = App((width, height), link=args.link, room_host=args.room_host)
     # a polite kill (the screenshot tool, a session ending) closes like the window's close button
     signal.signal(signal.SIGTERM, lambda *_: setattr(app, "running", False))
     try:

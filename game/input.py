@@ -10,6 +10,11 @@ Enter or Space presses (or activates the button focused with Tab, which scrolls 
 cancels. F1 opens the Rules, "?" shows the keys (any key or press closes them again). On a page that
 fills the window (the help screen) the wheel scrolls it, and so do the arrow keys, Page Up/Down and
 Home/End. Scrolling and focus are the interface's own state: they go to it directly, not as intents.
+
+While a text field is on screen (the interface says so: ``ui.editing``) the keyboard is the field's:
+typed characters (the window's text input events, so every layout and input method works), Ctrl+V
+or Shift+Insert pastes the clipboard's text, Backspace, Delete, Left, Right, Home and End edit, Enter
+submits, Esc cancels. On the waiting screen Ctrl+C copies the room's link.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from typing import Callable
 
 import pygame
 
+from game import clipboard
 from game import intents as it
 
 DRAG_PIXELS = 6  # how far the pointer moves before a press becomes a drag
@@ -71,6 +77,8 @@ _PRESS_KEYS = (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE)
 _PAGE_KEYS = {pygame.K_UP: Scroll(lines=-2), pygame.K_DOWN: Scroll(lines=2), pygame.K_LEFT: Scroll(sections=-1),
               pygame.K_RIGHT: Scroll(sections=1), pygame.K_PAGEUP: Scroll(pages=-1),
               pygame.K_PAGEDOWN: Scroll(pages=1), pygame.K_HOME: Scroll(end=-1), pygame.K_END: Scroll(end=1)}
+_EDIT_KEYS = {pygame.K_BACKSPACE: "backspace", pygame.K_DELETE: "delete", pygame.K_LEFT: "left",
+              pygame.K_RIGHT: "right", pygame.K_HOME: "home", pygame.K_END: "end"}
 
 
 @dataclass
@@ -140,8 +148,14 @@ class Input:
                 self.ui.scroll_at(pos, round(-steps * WHEEL_PIXELS))
         elif t == pygame.WINDOWLEAVE:
             self.ui.mouse = (-1, -1)
+        elif t == pygame.TEXTINPUT:
+            if self.ui.editing:
+                out.append(it.TypeText(e.text))
         elif t == pygame.KEYDOWN:
-            self._key(e, out)
+            if self.ui.editing:
+                self._edit_key(e, out)
+            else:
+                self._key(e, out)
 
     # --- mouse ----------------------------------------------------------------------------------
 
@@ -221,3 +235,23 @@ class Input:
             self.ui.move_focus(-1 if e.mod & pygame.KMOD_SHIFT else 1)
         elif k == pygame.K_z and e.mod & pygame.KMOD_CTRL:
             out.append(it.Undo())
+        elif k == pygame.K_c and e.mod & pygame.KMOD_CTRL:
+            out.append(it.CopyLink())
+
+    def _edit_key(self, e, out: list) -> None:
+        """A key while a text field is on screen (characters come as text input events instead)."""
+        k, ctrl, shift = e.key, e.mod & pygame.KMOD_CTRL, e.mod & pygame.KMOD_SHIFT
+        if (k == pygame.K_v and ctrl) or (k == pygame.K_INSERT and shift):
+            out.append(it.TypeText(clipboard.paste()))
+        elif k == pygame.K_F1:
+            out.append(it.OpenHelp())
+        elif k in _EDIT_KEYS:
+            out.append(it.EditText(_EDIT_KEYS[k]))
+        elif k in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            intent = self.ui.focused_intent()
+            out.append(intent if intent is not None else it.SubmitText())
+        elif k == pygame.K_ESCAPE:
+            self.ui.focus = None
+            out.append(it.Cancel())
+        elif k == pygame.K_TAB:
+            self.ui.move_focus(-1 if shift else 1)

@@ -23,13 +23,17 @@ KEYS = (
     Key("Ctrl+Z", "Undo move", ("K_z",)),
     Key("Page Up, Page Down", "Scroll the Rules and Controls a page up or down", ("K_PAGEUP", "K_PAGEDOWN")),
     Key("Home, End", "Go to the top or the end of the Rules and Controls", ("K_HOME", "K_END")),
+    Key("Ctrl+C", "Copy the room's link while you wait for your friend", ("K_c",)),
+    Key("Ctrl+V, Shift+Insert", "Paste into a text field (the link of “Join a friend”)", ("K_v", "K_INSERT")),
+    Key("Backspace, Delete", "Edit a text field (←, →, Home and End move its caret)", ("K_BACKSPACE", "K_DELETE")),
     Key("F1", "Open the Rules", ("K_F1",)),
     Key("?", "Show these keys", (), text="?"),
 )
 
 CONTROL_SECTION_IDS = (
     "controls-start", "controls-select", "controls-captures", "controls-drag", "controls-keyboard",
-    "controls-button-table", "controls-views", "controls-draw-offers", "controls-undo", "controls-settings",
+    "controls-button-table", "controls-views", "controls-draw-offers", "controls-undo", "controls-friend",
+    "controls-settings",
 )
 
 
@@ -115,9 +119,25 @@ def _controls(first: str, second: str) -> Page:
             "“Play again” starts a new game with the same rules and the same opponent. “Change mode” goes "
             "back to the first screen.",
         )),
+        Section("controls-friend", "Playing a friend", (
+            "“Play a friend (send a link)” opens a room with the rules chosen and shows its link: “Copy "
+            "link” (or Ctrl+C) puts it on the clipboard to send. Your friend pastes it under “Join a "
+            "friend” (Ctrl+V) and presses Join, or just opens the link.",
+            "You play first; your friend plays second, with the board turned so that their pieces are near "
+            "them.",
+            "Everything works as against the computer except Undo. The panel shows both players' "
+            "connection. A dropped connection comes back by itself (“Reconnecting…”); when your friend has "
+            "been gone for 2 minutes, “Continue vs computer” plays on against the computer (Medium) from "
+            "the same position.",
+            "After the game, “Rematch (swap sides)” starts the next one once you both press it. If you close "
+            "the game, the first screen offers “Return to the game with your friend” while the room lasts.",
+        )),
         Section("controls-settings", "Settings", (
             "Under Settings you can write moves with square names (c3-d4) or with the tournament numbers "
             "(11-15), show the numbers on the board's dark squares, set the animation speed, and turn the "
             "sound on or off.",
+            "“Room server” is where your rooms are opened: empty for this game's own (friends on the same "
+            "network reach it), or the address of a public one. “Register checkers3d:// links” makes a "
+            "click on a link open the game.",
         )),
     ), keys=KEYS)

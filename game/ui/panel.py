@@ -23,9 +23,10 @@ import pygame
 from engine import VARIANTS, coords_square, square_name
 from game import intents as it
 from game.controller import Controller
-from game.phases import ChoosingMode, ConfirmingNewGame, HelpPage, InGame, Level, Mode, ReadingHelp, Resuming, Screen
+from game.phases import ChoosingMode, ConfirmingNewGame, HelpPage, InGame, Level, Mode, ReadingHelp, Resuming, RoomPhase, Screen
 from game.settings import Notation, View
 
+from . import online_screen
 from . import theme as th
 from .column import SECTION_GAP, Placed, ScrollView, Section, arrange, column_height
 from .help_screen import HelpScreen, draw_keys_card
@@ -130,6 +131,7 @@ class Interface:
         self.full_page = False  # the help screen fills the window: no board under it
         self.keys_shown = False  # the keys card ("?") is over everything
         self.help = HelpScreen()
+        self.editing = False  # a text field is on screen: the keyboard types into it
         self.redrawn: list[pygame.Rect] = []  # what the last render() redrew
         self._panel_key: tuple | None = None
         self._bars_key: tuple | None = None
@@ -294,7 +296,7 @@ class Interface:
     def _render_help(self, phase: ReadingHelp, state: tuple, diagrams: bool) -> bool:
         """The help screen over the whole window, redrawn when anything on it changed."""
         fresh = not self.full_page
-        self.full_page, self.keys_shown, self.over_view = True, False, False
+        self.full_page, self.keys_shown, self.over_view, self.editing = True, False, False, False
         self.help.sync(phase, (self.layout.width, self.layout.height), fresh)
         key = (state, self.help.state(), diagrams)
         self.redrawn = []
@@ -318,19 +320,23 @@ class Interface:
             case Resuming(mode=mode):
                 head = [Section("title", partial(self._game_title, c, mode))]
                 columns = [[Section("loading", partial(self._loading, loading)),
-                            Section("settings", partial(self._settings, c))]]
+                            Section("settings", partial(self._settings, c, False))]]
+            case RoomPhase() as room:
+                head, columns = online_screen.room_sections(self, c, room)
         self._lay_out(head, columns, self._screen_key(c))
 
     @staticmethod
     def _screen_key(c: Controller) -> tuple:
-        """What the panel shows: the mode screen (asking a question or not), or which game (the help
-        screen: neither)."""
+        """What the panel shows: the mode screen (asking a question or not), a room screen, or which game
+        (the help screen: neither)."""
         if c.screen is Screen.HELP:
             return ("help",)
         if c.in_game is not None:
             return "game", id(c.game)
         if isinstance(c.phase, Resuming):
             return ("resuming",)
+        if isinstance(c.phase, RoomPhase):
+            return "room", type(c.phase).__name__
         return "mode", isinstance(c.phase, ChoosingMode) and c.phase.asking is not None
 
     def _draw_bars(self, c: Controller) -> None:
@@ -341,8 +347,11 @@ class Interface:
             self.surface.fill(th.BACKGROUND, bar)
         self.countdown = None
         self.over_view = False
+        self.editing = False
         if c.in_game is not None or isinstance(c.phase, Resuming):
             self._board_overlays(c, c.in_game)
+        elif isinstance(c.phase, RoomPhase):
+            online_screen.room_card(self, c, c.phase)
 
     # --- layout ---------------------------------------------------------------------------------
 
@@ -537,12 +546,13 @@ class Interface:
                  Section("vs-computer", partial(self._vs_computer, c))]
         second = [Section("play-second", partial(self._play_second, c)),
                   Section("hotseat", self._hotseat),
-                  Section("back", partial(self._back, choosing)),
+                  Section("friend", partial(online_screen.mode_section, self, c)),
+                  Section("back", partial(self._back, c, choosing)),
                   Section("loading", partial(self._loading, loading)),
                   Section("notes", partial(self._notes, c)),
                   Section("controls-help", self._controls_help, optional=True),
                   Section("spacer", lambda x, y, w, h: h, fill=True),
-                  Section("settings", partial(self._settings, c))]
+                  Section("settings", partial(self._settings, c, True))]
         return head, ([first, second] if self._columns()[0] == 2 else [first + second])
 
     def _new_game_question(self, mode: Mode, x, y, w, keep: str) -> int:
@@ -621,8 +631,10 @@ class Interface:
         self._button((x, y, w, th.BUTTON_H), "2 players on this device", it.StartGame(None))
         return th.BUTTON_H
 
-    def _back(self, choosing: ChoosingMode, x, y, w) -> int:
+    def _back(self, c: Controller, choosing: ChoosingMode, x, y, w) -> int:
         left = choosing.left
+        if left is not None and left.mode.vs_friend and not left.game.is_over:
+            return online_screen.left_friend_game(self, c, x, y, w)
         if left is None or left.game.is_over or not left.game.moves:
             return 0
         self._button((x, y, w, th.BUTTON_H), "Back to the game in progress", it.ContinueSaved(), style="primary")
@@ -654,11 +666,17 @@ class Interface:
             y += self._wrapped(x, y, w, line, th.small_font(), th.MUTED) + 4
         return y - 4 - top
 
-    def _settings(self, c: Controller, x, y, w) -> int:
+    def _settings(self, c: Controller, mode_screen: bool, x, y, w) -> int:
+        """The settings; on the mode screen also where a friend's rooms are opened, and the desktop's
+        links to them."""
         top = y
         y += self._heading(x, y, "Settings")
-        items = [(fmt(getattr(c.settings, name), c.variant), it.ToggleSetting(name), {"hit_id": f"set:{name}"})
-                 for name, fmt in SETTING_LABELS.items()]
+        items: list[tuple[str, it.Intent, dict]] = [
+            (fmt(getattr(c.settings, name), c.variant), it.ToggleSetting(name), {"hit_id": f"set:{name}"})
+            for name, fmt in SETTING_LABELS.items()]
+        if mode_screen:
+            items += [(online_screen.server_label(c), it.EditServer(), {"hit_id": "set:room_server"}),
+                      ("Register checkers3d:// links", it.RegisterLinks(), {"hit_id": "set:register_links"})]
         return y + self._flow(x, y, w, items, h=28, f=th.small_font(), pad=10) - top
 
     # --- the game panel -------------------------------------------------------------------------
@@ -674,18 +692,20 @@ class Interface:
         moves = Section("moves", partial(self._move_list, c, play), fill=True,
                         min_h=self._move_list_height(MOVE_LIST_ROWS))
         rest = [Section("legal-moves", partial(self._legal_moves, c, play)), moves,
-                Section("settings", partial(self._settings, c))]
+                Section("settings", partial(self._settings, c, False))]
         size = c.variant.size
         if n == 2:
             room = self.layout.panel.height - 2 * th.PAD - 60
             table_w = max(14 * size, min(col_w, room - 150))
             first = [Section("table", partial(self._table, c, play, table_w)),
-                     Section("controls", partial(self._controls, c, play))]
+                     Section("controls", partial(self._controls, c, play)),
+                     Section("players", partial(online_screen.players, self, c, play))]
             return head, [first, [Section("notes", partial(self._notes, c)),
                                   Section("info", partial(self._info, c, play)), *rest]]
         table_w = max(14 * size, min(224, col_w - 132))
         return head, [[Section("table", partial(self._table_and_info, c, play, table_w)),
                        Section("controls", partial(self._controls, c, play)),
+                       Section("players", partial(online_screen.players, self, c, play)),
                        Section("notes", partial(self._notes, c)), *rest]]
 
     def _game_title(self, c: Controller, mode: Mode, x, y, w) -> int:
@@ -696,6 +716,8 @@ class Interface:
         level, human = mode.level, mode.human
         if level is not None and human is not None:
             how = f"vs computer · {LEVEL_TITLES[level]} · you play {human.label.capitalize()}"
+        elif mode.vs_friend and human is not None:
+            how = f"with a friend · you play {human.label.capitalize()}"
         else:
             how = "2 players on this device"
         return f"{c.variant.title} · {how}"
@@ -794,12 +816,15 @@ class Interface:
             self._button((x, y, w, th.BUTTON_H), "Accept draw", it.AcceptDraw(), style="primary",
                          hit_id="btn:accept-panel")
             y += th.BUTTON_H + th.GAP
-        items = [("Undo move", it.Undo(), {"enabled": c.can_undo()}),
-                 ("Resign", it.Resign(), {"enabled": not g.is_over}),
-                 ("Play again", it.PlayAgain(), {}),
-                 ("Change mode", it.ChangeMode(), {}),
-                 ("Flip board", it.FlipBoard(), {}),
-                 ("Rules", it.OpenHelp(), {"hit_id": "btn:rules"})]
+        if play.mode.vs_friend:
+            items = online_screen.game_buttons(c, play)
+        else:
+            items = [("Undo move", it.Undo(), {"enabled": c.can_undo()}),
+                     ("Resign", it.Resign(), {"enabled": not g.is_over}),
+                     ("Play again", it.PlayAgain(), {}),
+                     ("Change mode", it.ChangeMode(), {}),
+                     ("Flip board", it.FlipBoard(), {})]
+        items.append(("Rules", it.OpenHelp(), {"hit_id": "btn:rules"}))
         return y + self._flow(x, y, w, items, f=th.small_font(), pad=10) - top
 
     def _info(self, c: Controller, play: InGame, x, y, w, compact: bool = False) -> int:
@@ -839,7 +864,8 @@ class Interface:
         y += self._heading(x, y, "Legal moves")
         moves = c.legal_moves()
         if not moves:
-            text = "—" if play.game.is_over else "Waiting for the computer…"
+            text = ("—" if play.game.is_over else "Waiting for your friend…" if play.mode.vs_friend
+                    else "Waiting for the computer…")
             return y + self._label(x, y, text, th.small_font(), th.MUTED) - top
         texts = sorted(((c.move_text(m), m) for m in moves), key=lambda tm: (tm[1].start, tm[1].end, tm[0]))
         items = [(text, it.PlayMoveFromList(m), {"hit_id": f"move:{text.replace('×', 'x')}"}) for text, m in texts]
@@ -979,7 +1005,7 @@ class Interface:
         b = self.layout.board
         head, _, reason = c.status().partition(": ")
         big = th.font(30, bold=True)
-        w = max(320, big.size(head)[0] + 60, th.body_font().size(reason)[0] + 60)
+        w = max(440 if c.vs_friend else 320, big.size(head)[0] + 60, th.body_font().size(reason)[0] + 60)
         rect = pygame.Rect(0, 0, min(w, b.width - 40), 150)
         rect.center = (b.centerx, b.centery)
         self._pill(rect, (20, 24, 31, 230))
@@ -992,8 +1018,18 @@ class Interface:
         self.surface.blit(img, img.get_rect(midtop=(rect.centerx, y)))
         bw = 140
         bx = rect.centerx - bw - th.GAP // 2
-        self._button((bx, rect.bottom - 16 - th.BUTTON_H, bw, th.BUTTON_H), "Play again", it.PlayAgain(),
-                     style="primary", hit_id="card:again")
+        if c.vs_friend:  # the friend's room: its next game, sides swapped, when both ask
+            bw = min(190, (rect.width - 24 - th.GAP) // 2)
+            bx = rect.centerx - bw - th.GAP // 2
+            enabled = c.friend is not None and c.friend.is_connected and not c.rematch_asked
+            label = "Rematch asked" if c.rematch_asked else "Rematch (swap sides)"
+            if th.small_font().size(label)[0] > bw - 12:
+                label = label.split(" (")[0]
+            self._button((bx, rect.bottom - 16 - th.BUTTON_H, bw, th.BUTTON_H), label, it.Rematch(),
+                         style="primary", enabled=enabled, hit_id="card:rematch")
+        else:
+            self._button((bx, rect.bottom - 16 - th.BUTTON_H, bw, th.BUTTON_H), "Play again", it.PlayAgain(),
+                         style="primary", hit_id="card:again")
         self._button((bx + bw + th.GAP, rect.bottom - 16 - th.BUTTON_H, bw, th.BUTTON_H), "Change mode",
                      it.ChangeMode(), hit_id="card:mode")
 

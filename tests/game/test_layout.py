@@ -14,7 +14,7 @@ from engine import AMERICAN, INTERNATIONAL, Color
 from engine.game import Game
 from game import intents as it
 from game.controller import Controller
-from game.phases import Level, Mode, Resuming
+from game.phases import EnteringLink, EnteringServer, GameOver, JoiningRoom, Level, Mode, Resuming, Room, WaitingForFriend
 from game.ui import Interface
 from game.ui.panel import Hit
 
@@ -100,6 +100,45 @@ def states(variant, make, opponent, storage):
         c.handle(it.OfferDraw())
         c.handle(it.PlayMoveFromList(c.legal_moves()[0]))
         out.append(("a countdown and a draw offered", c, None))
+    out += friend_states(variant, storage)
+    return out
+
+
+LINK = "checkers3d://192.168.100.200:47800/Yc8VZ0m4kq1WnV3e"
+
+
+def friend_states(variant, storage):
+    """The room screens and a friend's game (drawn from their phases: no room server needed to draw)."""
+    out = []
+    room = Room(LINK, "q3x9AAAAAAAAAAAAAAAAAA")
+    friend = Mode(human=variant.first_player.opponent, room=room)
+    c = Controller(storage=storage)
+    c.phase = WaitingForFriend(variant=variant.name, link=LINK, reach="192.168.100.200:47800", this_network=True)
+    c.notice = "The link is on the clipboard: paste it to your friend"
+    out.append(("waiting for a friend", c, None))
+    c = Controller(storage=storage)
+    c.phase = EnteringLink(text=LINK + "x" * 30, caret=20,
+                           error=f"Couldn't join {LINK}: there is no room 'Yc8VZ0m4kq1WnV3e' (it may have expired)")
+    out.append(("a link refused", c, None))
+    c = Controller(storage=storage)
+    c.phase = EnteringServer(text="", caret=0)
+    out.append(("the room server", c, None))
+    c = Controller(storage=storage)
+    c.phase = JoiningRoom(link=LINK, returning=True)
+    out.append(("returning to a room", c, None))
+    c = Controller(storage=storage)
+    c.open_game(played(variant, 30), friend)
+    c.handle(it.ChangeMode())
+    c.notes.append("Couldn't return to your friend's room: the room is gone")
+    out.append(("mode, a friend's game left and a note", c, None))
+    c = Controller(storage=storage)
+    c.open_game(played(variant, 30), friend)
+    out.append(("a friend's game", c, None))
+    game = played(variant, 10)
+    game.resign(variant.first_player)
+    c = Controller(storage=storage)
+    c.phase = GameOver(game, friend)
+    out.append(("a friend's game over", c, None))
     return out
 
 

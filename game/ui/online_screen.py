@@ -1,0 +1,323 @@
+"""What a player sees of a friend's game, drawn with the interface's primitives (``game.ui.panel``):
+
+* the room screen: a card over the 3D board (the link in large text with "Copy link", where the friend
+  connects, "Waiting for your friend"; the link field of "Join a friend"; the room server's field;
+  "Joining ...") and, in the panel, what happens next and Cancel;
+* on the mode screen, "Play a friend (send a link)" and "Join a friend", and the way back to a friend's
+  game left there;
+* in the game panel, both players' connections, "Continue vs computer" once the friend is gone, and
+  "Rematch (swap sides)".
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import TYPE_CHECKING
+
+import pygame
+
+from engine import variant_named
+from game import intents as it
+from game.phases import EnteringLink, EnteringServer, EnteringText, GameOver, JoiningRoom, RoomPhase, WaitingForFriend
+
+from . import theme as th
+from .column import Section
+
+if TYPE_CHECKING:
+    from game.controller import Controller
+    from game.phases import InGame
+
+    from .panel import Interface
+
+CARD_MAX_W = 760
+LINK_FONT = 24  # the link, large enough to read out over the phone
+FIELD_FONT = 18
+
+
+def link_font(w: int) -> pygame.font.Font:
+    """The link's font in a card ``w`` wide inside (smaller in a narrow one)."""
+    return th.font(LINK_FONT if w >= 480 else LINK_FONT - 6, bold=True)
+
+
+def _clock(seconds: float) -> str:
+    whole = int(seconds)
+    return f"{whole // 60}:{whole % 60:02d}"
+
+
+def break_anywhere(f: pygame.font.Font, text: str, w: int) -> list[str]:
+    """``text`` (a link: no spaces) cut into lines no wider than ``w``, after a ``/`` where one fits."""
+    lines: list[str] = []
+    while text:
+        n = len(text)
+        while n > 1 and f.size(text[:n])[0] > w:
+            n -= 1
+        if n < len(text):
+            slash = text.rfind("/", 0, n)
+            if slash >= n // 2:
+                n = slash + 1
+        lines.append(text[:n])
+        text = text[n:]
+    return lines
+
+
+def _wrapped(ui: Interface, x: int, y: int, w: int, value: str, f: pygame.font.Font, colour) -> int:
+    """Text wrapped to width ``w`` at spaces, and a word too long for a line (a link) cut where it
+    must be; returns the height used."""
+    top = y
+    for line in ui._lines(f, value, w):
+        for part in break_anywhere(f, line, w) if f.size(line)[0] > w else [line]:
+            y += ui._label(x, y, part, f, colour) + 2
+    return y - top
+
+
+# --- the mode screen ---------------------------------------------------------------------------------
+
+def mode_section(ui: Interface, c: Controller, x: int, y: int, w: int) -> int:
+    """"Play a friend" on the mode screen, its two buttons side by side (stacked in a narrow column);
+    returns the height used."""
+    top = y
+    y += ui._heading(x, y, "Play a friend")
+    first_w = (w - th.GAP) * 63 // 100
+    if th.body_font().size("Play a friend (send a link)")[0] + 12 <= first_w:
+        ui._button((x, y, first_w, th.BUTTON_H), "Play a friend (send a link)", it.PlayFriend(), hit_id="friend:play")
+        ui._button((x + first_w + th.GAP, y, w - first_w - th.GAP, th.BUTTON_H), "Join a friend", it.OpenJoin(),
+                   hit_id="friend:join")
+    else:
+        ui._button((x, y, w, th.BUTTON_H), "Play a friend (send a link)", it.PlayFriend(), hit_id="friend:play")
+        y += th.BUTTON_H + th.GAP
+        ui._button((x, y, w, th.BUTTON_H), "Join a friend", it.OpenJoin(), hit_id="friend:join")
+    return y + th.BUTTON_H - top
+
+
+def left_friend_game(ui: Interface, c: Controller, x: int, y: int, w: int) -> int:
+    """The way back to a friend's game left on the mode screen; returns the height used."""
+    top = y
+    if c.can_return_to_room():
+        ui._button((x, y, w, th.BUTTON_H), "Return to the game with your friend", it.ContinueSaved(),
+                   style="primary", hit_id="friend:return")
+        y += th.BUTTON_H + th.GAP
+    else:
+        y += ui._wrapped(x, y, w, "The room of your game with a friend closed with the game that hosted it.",
+                         th.small_font(), th.MUTED) + 4
+    ui._button((x, y, w, th.BUTTON_H), "Continue it vs computer · Medium", it.ContinueVsComputer(),
+               hit_id="friend:continue")
+    return y + th.BUTTON_H - top
+
+
+def server_label(c: Controller) -> str:
+    return "Room server: " + (c.settings.room_server or "this computer")
+
+
+# --- the room screen ---------------------------------------------------------------------------------
+
+def room_sections(ui: Interface, c: Controller, p: RoomPhase) -> tuple[list[Section], list[list[Section]]]:
+    """The panel beside the room card: what happens next, and the way back."""
+    head = [Section("title", ui._mode_title)]
+    return head, [[Section("room-info", partial(_room_info, ui, p)), Section("room-cancel", partial(_room_cancel, ui, p))]]
+
+
+def _room_info(ui: Interface, p: RoomPhase, x: int, y: int, w: int) -> int:
+    top = y
+    small = th.small_font()
+    lines: tuple[str, ...]
+    match p:
+        case WaitingForFriend(variant=name):
+            variant = variant_named(name)
+            y += ui._heading(x, y, "Play a friend")
+            y += ui._label(x, y, variant.title, th.body_font()) + 8
+            lines = (f"You play first ({variant.first_player.label.capitalize()}).",
+                     "Send the link to your friend. When they open it, or paste it under “Join a friend” "
+                     "and press Join, the game starts.",
+                     "After the game, “Rematch (swap sides)” starts the next one with the colours swapped.",
+                     "A room is deleted when neither player has been connected for 30 minutes, and 24 hours "
+                     "after it was made.")
+        case EnteringLink():
+            y += ui._heading(x, y, "Join a friend")
+            lines = ("Paste the link your friend sent you (Ctrl+V), or type it, then press Join.",
+                     "Your friend plays first and you play second, with the board turned so that your "
+                     "pieces are near you. The rules are the ones your friend chose.")
+        case EnteringServer():
+            y += ui._heading(x, y, "Room server")
+            lines = ("Where “Play a friend” opens its rooms.",
+                     "Leave it empty to use this game's own server: friends on the same network reach it.",
+                     "For friends anywhere, run checkers3d-server on a public machine (see the README) and "
+                     "give its address: ws://HOST:PORT, or wss://HOST behind a TLS proxy.")
+        case JoiningRoom(returning=returning):
+            y += ui._heading(x, y, "Play a friend")
+            lines = ("Returning to your seat in the room. The game goes on from where the room has it."
+                     if returning else "Taking the free seat in your friend's room.",)
+        case _:
+            lines = ()
+    for line in lines:
+        y += ui._wrapped(x, y, w, line, small, th.MUTED) + 8
+    return y - 8 - top
+
+
+def _room_cancel(ui: Interface, p: RoomPhase, x: int, y: int, w: int) -> int:
+    label = "Cancel (close the room)" if isinstance(p, WaitingForFriend) else "Cancel"
+    ui._button((x, y, w, th.BUTTON_H), label, it.Cancel(), hit_id="room:cancel")
+    return th.BUTTON_H
+
+
+def room_card(ui: Interface, c: Controller, p: RoomPhase) -> None:
+    """The card over the 3D board on the room screen: measured, then drawn centred on the board."""
+    ui.over_view = True
+    board = ui.layout.board
+    w = min(CARD_MAX_W, board.width - 32)
+    card = Section("room-card", partial(_card_content, ui, c, p))
+    rect = pygame.Rect(0, 0, w, ui._measure(card, w))
+    rect.center = board.center
+    rect.top = max(board.top + 8, rect.top)
+    ui._pill(rect, (20, 24, 31, 236))
+    pygame.draw.rect(ui.surface, th.ACCENT, rect, width=2, border_radius=th.RADIUS)
+    card.draw(rect.x, rect.y, w)
+
+
+def _card_content(ui: Interface, c: Controller, p: RoomPhase, x: int, y: int, w: int) -> int:
+    """The card's content in a card at (x, y) ``w`` wide; returns its height."""
+    top = y
+    pad = 24 if w >= 420 else 14
+    inner = w - 2 * pad
+    x, y = x + pad, y + pad - 4
+    small, body = th.small_font(), th.body_font()
+    big = th.font(20 if inner >= 420 else 17, bold=True)
+    match p:
+        case WaitingForFriend(link=link, reach=reach, this_network=this_network):
+            y += ui._heading(x, y, "Play a friend")
+            if link is None:
+                y += ui._wrapped(x, y, inner, "Opening a room…", big, th.TEXT) + 12
+            else:
+                y += ui._wrapped(x, y, inner, "Send this link to your friend:", body, th.MUTED) + 6
+                for line in break_anywhere(link_font(inner), link, inner):
+                    y += ui._label(x, y, line, link_font(inner), th.ACCENT) + 2
+                y += 12
+                bw = min(150, inner)
+                ui._button((x, y, bw, th.BUTTON_H), "Copy link", it.CopyLink(), style="primary", hit_id="room:copy")
+                if c.notice and bw + 14 + small.size(c.notice)[0] <= inner:
+                    ui._label(x + bw + 14, y + 8, c.notice, small, th.GREEN)
+                    y += th.BUTTON_H + 14
+                else:
+                    y += th.BUTTON_H + 6
+                    if c.notice:
+                        y += ui._wrapped(x, y, inner, c.notice, small, th.GREEN) + 8
+            if this_network:
+                where = (f"Your friend's game connects to this computer at {reach}. This works on this network "
+                         "only (the same home or office network).")
+            else:
+                where = f"Room server: {reach}"
+            y += _wrapped(ui, x, y, inner, where, small, th.MUTED) + 10
+            y += ui._wrapped(x, y, inner, "Waiting for your friend…", big, th.TEXT) + 4
+        case EnteringLink(error=error) | EnteringServer(error=error):
+            joining = isinstance(p, EnteringLink)
+            y += ui._heading(x, y, "Join a friend" if joining else "Room server")
+            prompt = ("Paste your friend's link (Ctrl+V) or type it:" if joining
+                      else "The room server's address (empty: this computer's own):")
+            y += ui._wrapped(x, y, inner, prompt, body, th.MUTED) + 6
+            y += _text_field(ui, p, pygame.Rect(x, y, inner, 40)) + 10
+            if error:
+                y += _wrapped(ui, x, y, inner, error, small, th.DANGER) + 8
+            bw = min(120, (inner - th.GAP) // 2)
+            ui._button((x, y, bw, th.BUTTON_H), "Join" if joining else "Save", it.SubmitText(), style="primary",
+                       hit_id="room:submit")
+            ui._button((x + bw + th.GAP, y, bw, th.BUTTON_H), "Cancel", it.Cancel(), hit_id="room:cancel-card")
+            y += th.BUTTON_H + 4
+        case JoiningRoom(link=link, returning=returning):
+            y += ui._heading(x, y, "Play a friend")
+            head = "Returning to your friend's room…" if returning else "Joining your friend's room…"
+            y += ui._wrapped(x, y, inner, head, big, th.TEXT) + 6
+            for line in break_anywhere(small, link, inner):
+                y += ui._label(x, y, line, small, th.MUTED) + 2
+            f = c.friend
+            if f is not None and f.connection == "reconnecting":
+                y += 6 + _wrapped(ui, x, y + 6, inner, f"Can't reach the room yet; trying again ({f.detail})", small,
+                                  th.ACCENT)
+            y += 10
+            ui._button((x, y, min(120, inner), th.BUTTON_H), "Cancel", it.Cancel(), hit_id="room:cancel-card")
+            y += th.BUTTON_H
+    return y + pad - top
+
+
+def _text_field(ui: Interface, p: EnteringText, rect: pygame.Rect) -> int:
+    """The text field of ``p`` with its caret; the keyboard is the field's while it is on screen."""
+    if ui._measuring:
+        return rect.height
+    ui.editing = True
+    ui._note(rect, "text-field")
+    pygame.draw.rect(ui.surface, th.PANEL, rect, border_radius=6)
+    pygame.draw.rect(ui.surface, th.FOCUS, rect, width=2, border_radius=6)
+    f = th.font(FIELD_FONT)
+    room = rect.width - 20
+    text, caret = p.text, max(0, min(p.caret, len(p.text)))
+    start = 0  # the first character shown: the caret stays in the field
+    while start < caret and f.size(text[start:caret])[0] > room:
+        start += 1
+    shown = text[start:]
+    while shown and f.size(shown)[0] > room:
+        shown = shown[:-1]
+    img = th.text(f, shown, th.TEXT) if shown else None
+    ty = rect.y + (rect.height - f.get_linesize()) // 2
+    if img is not None:
+        ui.surface.blit(img, (rect.x + 10, ty))
+    elif not text:
+        hint = "checkers3d://HOST:PORT/ROOM" if isinstance(p, EnteringLink) else "this computer"
+        ui.surface.blit(th.text(f, hint, th.TEXT_DISABLED), (rect.x + 10, ty))
+    cx = rect.x + 10 + f.size(text[start:caret])[0]
+    pygame.draw.line(ui.surface, th.ACCENT, (cx, ty + 1), (cx, ty + f.get_linesize() - 2), 2)
+    return rect.height
+
+
+# --- the game panel ----------------------------------------------------------------------------------
+
+def players(ui: Interface, c: Controller, play: InGame, x: int, y: int, w: int) -> int:
+    """A friend's game: both players' connections (one line when it fits), and "Continue vs computer"
+    once the friend is gone; returns the height used (0 in other games)."""
+    human = play.mode.human
+    if not play.mode.vs_friend or human is None:
+        return 0
+    top = y
+    f = c.friend
+    small = th.small_font()
+    ours = {"connected": ("connected", th.GREEN), "connecting": ("connecting…", th.ACCENT),
+            "reconnecting": ("reconnecting…", th.ACCENT), "gave_up": ("connection lost", th.DANGER)}
+    mine = ours[f.connection] if f is not None else ("not connected", th.DANGER)
+    away = c.friend_away_s()
+    if f is None or f.connection != "connected":
+        theirs = ("unknown", th.MUTED)
+    elif away is not None:
+        theirs = (f"disconnected {_clock(away)}", th.DANGER)
+    else:
+        theirs = ("connected", th.GREEN)
+    people = [(human, "You: ", mine), (human.opponent, "Friend: ", theirs)]
+    widths = [18 + small.size(who + state)[0] for _, who, (state, _) in people]
+    one_line = sum(widths) + 24 <= w
+    line = small.get_linesize()
+    cx = x
+    for (color, who, (state, colour)), width in zip(people, widths, strict=True):
+        fill, edge = th.PIECE_COLOURS[color.label]
+        pygame.draw.circle(ui.surface, fill, (cx + 6, y + line // 2), 6)
+        pygame.draw.circle(ui.surface, edge, (cx + 6, y + line // 2), 6, width=1)
+        ui._label(cx + 18, y, who, small, th.MUTED)
+        ui._label(cx + 18 + small.size(who)[0], y, state, small, colour)
+        if one_line:
+            cx += max(width + 24, w // 2)
+        else:
+            y += line + 4
+    y += line + 4 if one_line else 0
+    if c.can_continue_vs_computer():
+        y += 4
+        ui._button((x, y, w, th.BUTTON_H), "Continue vs computer", it.ContinueVsComputer(), style="primary",
+                   hit_id="friend:continue")
+        y += th.BUTTON_H
+    return y - top
+
+
+def game_buttons(c: Controller, play: InGame) -> list[tuple[str, it.Intent, dict]]:
+    """The game panel's buttons in a friend's game: no undo, and a rematch instead of a new game."""
+    g = play.game
+    can_rematch = (isinstance(c.turn_phase, GameOver) and c.friend is not None and c.friend.is_connected
+                   and not c.rematch_asked)
+    rematch = "Rematch asked" if c.rematch_asked else "Rematch (swap sides)"
+    return [("Resign", it.Resign(), {"enabled": not g.is_over and c.friend_connection == "connected"}),
+            (rematch, it.Rematch(), {"enabled": can_rematch, "hit_id": "btn:rematch"}),
+            ("Change mode", it.ChangeMode(), {}),
+            ("Flip board", it.FlipBoard(), {})]
