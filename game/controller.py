@@ -1173,9 +1173,13 @@ class Controller:
         from game.desktop import register_link_handler
 
         try:
-            self.notes.append(register_link_handler())
+            said = register_link_handler()
         except (OSError, RuntimeError) as err:
-            self.notes.append(f"Couldn't register checkers3d:// links: {err}")
+            said = f"Couldn't register checkers3d:// links: {err}"
+        if isinstance(self.phase, EnteringServer):  # its card shows it
+            self.notice = said
+        else:
+            self.notes.append(said)
 
     def _on_friend(self, news: FriendReply) -> None:
         """One piece of news from the friend's room: a reply as from any opponent, or the room's own."""

@@ -137,7 +137,7 @@ def _controls(first: str, second: str) -> Page:
             "(11-15), show the numbers on the board's dark squares, set the animation speed, and turn the "
             "sound on or off.",
             "“Room server” is where your rooms are opened: empty for this game's own (friends on the same "
-            "network reach it), or the address of a public one. “Register checkers3d:// links” makes a "
-            "click on a link open the game.",
+            "network reach it), or the address of a public one. On its screen, “Register checkers3d:// "
+            "links” makes a click on a link open the game.",
         )),
     ), keys=KEYS)

@@ -221,6 +221,16 @@ def _card_content(ui: Interface, c: Controller, p: RoomPhase, x: int, y: int, w:
                        hit_id="room:submit")
             ui._button((x + bw + th.GAP, y, bw, th.BUTTON_H), "Cancel", it.Cancel(), hit_id="room:cancel-card")
             y += th.BUTTON_H + 4
+            if not joining:  # the other setting of playing a friend: links that open the game
+                y += 14
+                y += ui._wrapped(x, y, inner, "A click on a checkers3d:// link can open this game (Linux desktops): "
+                                 "a .desktop file and xdg-mime, written only when you press the button.",
+                                 small, th.MUTED) + 6
+                ui._button((x, y, min(inner, 260), th.BUTTON_H), "Register checkers3d:// links", it.RegisterLinks(),
+                           hit_id="room:register-links")
+                y += th.BUTTON_H + 4
+                if c.notice:
+                    y += 6 + _wrapped(ui, x, y + 6, inner, c.notice, small, th.GREEN)
         case JoiningRoom(link=link, returning=returning):
             y += ui._heading(x, y, "Play a friend")
             head = "Returning to your friend's room…" if returning else "Joining your friend's room…"

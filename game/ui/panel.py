@@ -546,13 +546,13 @@ class Interface:
                  Section("vs-computer", partial(self._vs_computer, c))]
         second = [Section("play-second", partial(self._play_second, c)),
                   Section("hotseat", self._hotseat),
-                  Section("friend", partial(online_screen.mode_section, self, c)),
                   Section("back", partial(self._back, c, choosing)),
                   Section("loading", partial(self._loading, loading)),
                   Section("notes", partial(self._notes, c)),
                   Section("controls-help", self._controls_help, optional=True),
                   Section("spacer", lambda x, y, w, h: h, fill=True),
                   Section("settings", partial(self._settings, c, True))]
+        second.insert(2, Section("friend", partial(online_screen.mode_section, self, c)))
         return head, ([first, second] if self._columns()[0] == 2 else [first + second])
 
     def _new_game_question(self, mode: Mode, x, y, w, keep: str) -> int:
@@ -667,16 +667,15 @@ class Interface:
         return y - 4 - top
 
     def _settings(self, c: Controller, mode_screen: bool, x, y, w) -> int:
-        """The settings; on the mode screen also where a friend's rooms are opened, and the desktop's
-        links to them."""
+        """The settings; on the mode screen also where a friend's rooms are opened (its screen also
+        registers the desktop's links to them)."""
         top = y
         y += self._heading(x, y, "Settings")
         items: list[tuple[str, it.Intent, dict]] = [
             (fmt(getattr(c.settings, name), c.variant), it.ToggleSetting(name), {"hit_id": f"set:{name}"})
             for name, fmt in SETTING_LABELS.items()]
         if mode_screen:
-            items += [(online_screen.server_label(c), it.EditServer(), {"hit_id": "set:room_server"}),
-                      ("Register checkers3d:// links", it.RegisterLinks(), {"hit_id": "set:register_links"})]
+            items.append((online_screen.server_label(c), it.EditServer(), {"hit_id": "set:room_server"}))
         return y + self._flow(x, y, w, items, h=28, f=th.small_font(), pad=10) - top
 
     # --- the game panel -------------------------------------------------------------------------

@@ -81,7 +81,7 @@ def test_the_mode_screen_offers_play_and_join_a_friend_and_their_settings(size):
     c = Controller()
     ui, h = drawn(c, size)
     assert h["friend:play"].intent == it.PlayFriend() and h["friend:join"].intent == it.OpenJoin()
-    assert h["set:room_server"].intent == it.EditServer() and h["set:register_links"].intent == it.RegisterLinks()
+    assert h["set:room_server"].intent == it.EditServer()
     c.settings.room_server = "wss://rooms.example.org"
     c.version += 1
     ui.render(c, 0.0)
@@ -133,6 +133,9 @@ def test_the_text_field_screens_take_the_keyboard(phase, submit):
     ui, h = drawn(c)
     assert ui.editing, "the keyboard types into the field"
     assert h["room:submit"].intent == it.SubmitText() and h["room:cancel-card"].intent == it.Cancel()
+    assert ("room:register-links" in h) == (submit == "Save"), "the room server's screen registers the links"
+    if submit == "Save":
+        assert h["room:register-links"].intent == it.RegisterLinks()
     c.phase = JoiningRoom(link=LINK)
     c.version += 1
     ui.render(c, 0.0)
@@ -225,8 +228,9 @@ def test_xdg_mime_is_asked_when_it_is_there(xdg_home):
 
 def test_register_links_from_settings_reports_what_it_did(xdg_home):
     c = Controller()
+    c.handle(it.EditServer())
     c.handle(it.RegisterLinks())
-    assert c.notes and c.notes[-1].startswith("checkers3d:// links now open this game")
+    assert c.notice is not None and c.notice.startswith("checkers3d:// links now open this game")
     exec_line = next(line for line in (xdg_home / "xdg_data_home" / "applications" / "checkers3d.desktop")
                      .read_text().splitlines() if line.startswith("Exec="))
     assert exec_line.endswith(" %u") and ("checkers3d" in exec_line or "main.py" in exec_line)
