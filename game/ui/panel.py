@@ -320,6 +320,7 @@ class Interface:
             case Resuming(mode=mode):
                 head = [Section("title", partial(self._game_title, c, mode))]
                 columns = [[Section("loading", partial(self._loading, loading)),
+                            Section("spacer", lambda x, y, w, h: h, fill=True),
                             Section("settings", partial(self._settings, c, False))]]
             case RoomPhase() as room:
                 head, columns = online_screen.room_sections(self, c, room)
