@@ -207,6 +207,7 @@ def test_a_draw_offer_declined_by_a_move_and_the_re_offer_limit(make_player):
     for i, text in enumerate(TO_KINGS):
         mover = players[Color.BLACK if i % 2 == 0 else Color.WHITE]
         play(mover, players[Color.WHITE if i % 2 == 0 else Color.BLACK], text)
+        time.sleep(0.06)  # at most a few moves a second, as people play: the server refuses over 20 a second
     assert host.game.position.count(Color.BLACK)[1] and host.game.position.count(Color.WHITE)[1]
     play(host, guest, "11-7", offer=True)
     assert isinstance(host.phase, AwaitingDrawAnswer) and host.notice == "You offered a draw"
