@@ -6,6 +6,7 @@ import re
 import threading
 from dataclasses import dataclass, field
 from functools import cached_property
+from collections.abc import Mapping
 from typing import NamedTuple
 
 import numpy as np
@@ -95,6 +96,25 @@ class Position:
                 raise InvalidFenError(f"bad FEN {fen!r}: a {color.label} man on square {sq}, on {color.label}'s "
                                       "crowning row (it would be a king)")
         return cls(variant, white, black, white_kings | black_kings, turn)
+
+    @classmethod
+    def from_pieces(cls, variant: Variant, pieces: Mapping[int, Piece], turn: Color) -> "Position":
+        """A board set up square by square (a position editor), with nothing checked: a man may stand
+        on its own crowning row, where a player may put one before being told why it can't be played
+        from there. ``Position.from_fen(variant, p.fen())`` checks it; InvalidSquareError names a
+        number that is not a square of the board."""
+        white = black = kings = 0
+        for square, piece in pieces.items():
+            if not 1 <= square <= variant.squares:
+                raise InvalidSquareError(f"square {square} is not on the {variant.title} board (1-{variant.squares})")
+            bit = 1 << _board.square_bit(variant, square)
+            if piece.color is Color.WHITE:
+                white |= bit
+            else:
+                black |= bit
+            if piece.king:
+                kings |= bit
+        return cls(variant, white, black, kings, turn)
 
     def fen(self) -> str:
         """PDN FEN, men as ranges where consecutive, kings with K."""

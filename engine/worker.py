@@ -10,6 +10,15 @@ can't read a queue, so stopping it is a shared flag the kernel polls (after Scan
     EngineClient.request_move(game, level) --Search-->  Searcher.warm_up() ... Ready
     EngineClient.poll()  <--Info, Info, BestMove--      choose_move / Searcher.search
     EngineClient.cancel()  --flags[STOP]=1-->           kernel returns at once
+    EngineClient.analyze(game)  --Analyze-->            Searcher.search to the deepest depth
+                                <--Info, Info, ...      one per finished depth, until stopped
+    EngineClient.stop(rid)      --flags[STOP]=1-->      ... then BestMove (the last depth's)
+    EngineClient.analyze_game(game, limits) --AnalyzeGame-->  one search per position of the game
+                                <--PlyScore, ..., GameScores
+
+The worker runs one request at a time, in the order sent. The computer's moves and the analysis share
+it by taking turns: each stops its own requests (``cancel(request_ids)``) before the other asks, so a
+stop (which ends whatever search runs) never reaches the other's search.
 
 Request ids only grow. The client keeps the requests it still wants an answer to; a reply whose id it
 no longer holds (cancelled, or answered before a restart) is stale and dropped. If the process dies, the
@@ -34,6 +43,7 @@ import signal
 import threading
 import time
 from dataclasses import dataclass, field
+from collections.abc import Iterable
 from typing import Any, Literal
 
 import numpy as np
@@ -80,6 +90,30 @@ class DrawQuestion:
     level: str
     kind: Literal["accept", "offer"]
     last_score: int | None = None
+
+
+@dataclass(frozen=True)
+class Analyze:
+    """Analyse the position of ``game`` (a ``Game.to_dict()`` snapshot): an Info after each finished
+    depth, until stopped (:meth:`EngineClient.stop`), then a BestMove with the last. Unlike a Search
+    without limits, a forced move or a forced result found doesn't end it: it deepens up to the
+    deepest depth the search allows, then answers by itself. ``limits`` (an ``engine.search.Limits``)
+    ends it earlier (a hint)."""
+
+    request_id: int
+    game: dict
+    limits: Any = None
+
+
+@dataclass(frozen=True)
+class AnalyzeGame:
+    """Score every position of ``game`` (its start and the position after each move) within
+    ``limits`` each (a node budget gives the same scores on any machine): one PlyScore per position,
+    in order, then GameScores. A stop ends it early (GameScores of the positions done)."""
+
+    request_id: int
+    game: dict
+    limits: Any
 
 
 @dataclass(frozen=True)
@@ -140,6 +174,31 @@ class BestMove:
 
 
 @dataclass(frozen=True)
+class PlyScore:
+    """One position of an AnalyzeGame: the position after ``ply`` moves, its ``score`` in centi-men
+    from the side to move's view (a win ``MATE - plies``, as a search scores it; a position where the
+    game is over scores as the rules end it: ``-MATE`` without a move, 0 drawn), the best move's text
+    (empty where the game is over), the depth and nodes searched."""
+
+    request_id: int
+    ply: int
+    score: int
+    best: str
+    depth: int
+    nodes: int
+
+
+@dataclass(frozen=True)
+class GameScores:
+    """The answer to an AnalyzeGame: ``scores[i]`` and ``best[i]`` of the position after ``i`` moves
+    (as in PlyScore), for every position scored."""
+
+    request_id: int
+    scores: tuple[int, ...]
+    best: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class DrawAnswer:
     request_id: int
     kind: Literal["accept", "offer"]
@@ -154,9 +213,13 @@ class Error:
     message: str
 
 
-Request = NewGame | Search | DrawQuestion | Stop | Quit
-Reply = Ready | Info | BestMove | DrawAnswer | Error
-_ANSWERS = (BestMove, DrawAnswer, Error)  # the replies that end a request
+Request = NewGame | Search | Analyze | AnalyzeGame | DrawQuestion | Stop | Quit
+Reply = Ready | Info | PlyScore | BestMove | GameScores | DrawAnswer | Error
+_ANSWERS = (BestMove, GameScores, DrawAnswer, Error)  # the replies that end a request
+_PROGRESS = (Info, PlyScore)  # the replies on the way
+# An analysis deepens until stopped: a depth no search reaches, which Searcher.search caps at the
+# deepest its stack allows.
+_UNTIL_STOPPED = 1 << 20
 
 
 # --- helpers both sides use ---------------------------------------------------------------------
@@ -224,25 +287,25 @@ def _serve(requests, replies, flags_buffer, tt_size_mb: int, started: float) -> 
 
 
 def _handle(msg, searcher, flags, stop, replies) -> None:
-    from .search import accepts_draw, choose_move, offers_draw
+    from .search import Limits, accepts_draw, choose_move, offers_draw
 
     if isinstance(msg, NewGame):
         searcher.new_game()
     elif isinstance(msg, Stop):
         log.debug("stop %d arrived after its search", msg.request_id)
-    elif isinstance(msg, Search):
+    elif isinstance(msg, (Search, Analyze)):
         game = restore(msg.game)
         position = game.position
-        # Arm the flag for this search; a stop that raced its start is in STOP_THROUGH (written first).
-        stop[0] = 0
-        if flags[STOP_THROUGH] >= msg.request_id:
-            stop[0] = 1
+        _arm(msg.request_id, flags, stop)
 
         def on_info(info) -> None:
             replies.put(Info(msg.request_id, int(info.depth), int(info.score), int(info.nodes),
                              float(info.seconds), pv_text(position, info.pv)))
 
-        if msg.level is not None:
+        if isinstance(msg, Analyze):
+            limits = msg.limits if msg.limits is not None else Limits(depth=_UNTIL_STOPPED)
+            result = searcher.search(game, limits, stop=stop, on_info=on_info)
+        elif msg.level is not None:
             rng = random.Random(msg.seed)
             result = choose_move(searcher, game, msg.level, rng, stop=stop, on_info=on_info)
         else:
@@ -250,6 +313,8 @@ def _handle(msg, searcher, flags, stop, replies) -> None:
         replies.put(BestMove(msg.request_id, result.move, position.move_text(result.move), int(result.score),
                              int(result.depth), int(result.nodes), float(result.seconds),
                              pv_text(position, result.pv)))
+    elif isinstance(msg, AnalyzeGame):
+        _analyze_game(msg, searcher, flags, stop, replies)
     elif isinstance(msg, DrawQuestion):
         game = restore(msg.game)
         if msg.kind == "accept":
@@ -261,6 +326,46 @@ def _handle(msg, searcher, flags, stop, replies) -> None:
         replies.put(DrawAnswer(msg.request_id, msg.kind, bool(answer)))
     else:
         log.warning("worker ignores unknown message %r", msg)
+
+
+def _arm(request_id: int, flags, stop) -> None:
+    """Arm the stop flag for a request; a stop that raced its start is in STOP_THROUGH (written first)."""
+    stop[0] = 0
+    if flags[STOP_THROUGH] >= request_id:
+        stop[0] = 1
+
+
+def _analyze_game(msg: AnalyzeGame, searcher, flags, stop, replies) -> None:
+    """Score each position of a game in turn, replayed from its start so that every search knows the
+    history before it (repetitions, the draw counters)."""
+    from .game import Game
+    from .search import MATE
+
+    record = restore(msg.game)
+    game = Game(record.variant, record.start)
+    scores: list[int] = []
+    best: list[str] = []
+    _arm(msg.request_id, flags, stop)
+    searcher.new_game()  # the same scores whatever was searched before
+    for ply in range(len(record.moves) + 1):
+        if stop[0]:
+            break
+        position = game.position
+        outcome = game.outcome
+        if outcome is not None:  # the rules ended the game here (a resignation is not replayed)
+            score, text, depth, nodes = (-MATE if outcome.winner is not None else 0), "", 0, 0
+        else:
+            result = searcher.search(game, msg.limits, stop=stop)
+            if stop[0]:  # stopped inside the search: its score is not worth reporting
+                break
+            score, text = int(result.score), position.move_text(result.move)
+            depth, nodes = int(result.depth), int(result.nodes)
+        scores.append(score)
+        best.append(text)
+        replies.put(PlyScore(msg.request_id, ply, score, text, depth, nodes))
+        if ply < len(record.moves):
+            game.play(record.moves[ply])
+    replies.put(GameScores(msg.request_id, tuple(scores), tuple(best)))
 
 
 # --- the client the game uses -------------------------------------------------------------------
@@ -345,6 +450,15 @@ class EngineClient:
             raise ValueError(f"unknown draw question {kind!r}: expected 'accept' or 'offer'")
         return self._submit(lambda rid: DrawQuestion(rid, snapshot(game), level, kind, last_score))
 
+    def analyze(self, game, limits=None) -> int:
+        """Analyse the position of ``game`` until :meth:`stop` (or within ``limits``): Info replies
+        after each depth, then a BestMove. Returns the request id."""
+        return self._submit(lambda rid: Analyze(rid, snapshot(game), limits))
+
+    def analyze_game(self, game, limits) -> int:
+        """Score every position of ``game`` within ``limits`` each: PlyScore replies, then GameScores."""
+        return self._submit(lambda rid: AnalyzeGame(rid, snapshot(game), limits))
+
     def _submit(self, make) -> int:
         rid = self._next_id
         self._next_id += 1
@@ -364,11 +478,21 @@ class EngineClient:
         self._raise_stop(through)
         self._send(Stop(through))
 
-    def cancel(self) -> None:
+    def cancel(self, request_ids: Iterable[int] | None = None) -> None:
         """Stop whatever the worker does and forget it: replies to the requests made so far are dropped.
-        For undo, a new game, leaving the screen."""
-        self._raise_stop(self._next_id - 1)
-        self._pending.clear()
+        For undo, a new game, leaving the screen. With ``request_ids``, only those requests: the ones
+        still waiting for their answer are stopped (through the newest of them) and forgotten; the
+        worker runs one request at a time, so this is for the requests of one user of a worker shared
+        by turns (see the module docstring)."""
+        if request_ids is None:
+            self._raise_stop(self._next_id - 1)
+            self._pending.clear()
+            return
+        waiting = [rid for rid in request_ids if rid in self._pending]
+        if waiting:
+            self._raise_stop(max(waiting))
+            for rid in waiting:
+                del self._pending[rid]
 
     def _raise_stop(self, through: int) -> None:
         if self._worker is None:
@@ -405,7 +529,7 @@ class EngineClient:
                 self._worker.ready = True
                 self._deaths_in_a_row = 0
                 out.append(reply)
-            elif not isinstance(reply, (Info, *_ANSWERS)):
+            elif not isinstance(reply, (*_PROGRESS, *_ANSWERS)):
                 log.warning("client ignores unknown reply %r", reply)
             elif reply.request_id in self._pending:
                 if isinstance(reply, _ANSWERS):

@@ -57,6 +57,19 @@ def test_men_on_the_far_row_are_fine_and_kings_anywhere():
     assert Position.from_fen(INTERNATIONAL, "W:WK1,46:BK50,5").piece_at(1) == Piece(W, True)
 
 
+def test_a_board_set_up_by_hand_is_checked_only_through_its_fen():
+    pieces = {3: Piece(W, False), 20: Piece(B, True), 30: Piece(B, False)}
+    pos = Position.from_pieces(AMERICAN, pieces, B)
+    assert pos.pieces() == pieces and pos.turn is B
+    assert pos.fen() == "B:W3:BK20,30"
+    with pytest.raises(InvalidFenError, match="white man on square 3"):
+        Position.from_fen(AMERICAN, pos.fen())
+    start = Position.initial(INTERNATIONAL)
+    assert Position.from_pieces(INTERNATIONAL, start.pieces(), W) == start
+    with pytest.raises(InvalidSquareError, match="square 33"):
+        Position.from_pieces(AMERICAN, {33: Piece(W, False)}, W)
+
+
 @pytest.mark.parametrize("variant, square", [(AMERICAN, 0), (AMERICAN, 33), (INTERNATIONAL, -1), (INTERNATIONAL, 51)])
 def test_piece_at_names_a_square_off_the_board(variant, square):
     with pytest.raises(InvalidSquareError, match=f"square {square} is not on the {variant.title} board"):

@@ -12,10 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from engine import AMERICAN, INTERNATIONAL
+from engine import AMERICAN, INTERNATIONAL, Position
 from engine.game import Game
 from engine.search import Limits
-from engine.worker import BestMove, DrawAnswer, EngineClient, Error, Info, Ready, Search
+from engine.search import MATE
+from engine.worker import BestMove, DrawAnswer, EngineClient, Error, GameScores, Info, PlyScore, Ready, Search
 
 LONG = Limits(movetime=600.0)  # a search that only a stop can end within any test's timeout
 TIMEOUT = 300.0  # generous: a fresh worker may have to compile the numba cache on a busy machine
@@ -43,7 +44,7 @@ def replies_until_answer(client: EngineClient, request_id: int, timeout: float =
     while time.monotonic() < deadline:
         for reply in client.poll():
             out.append(reply)
-            if reply.request_id == request_id and isinstance(reply, (BestMove, DrawAnswer, Error)):
+            if reply.request_id == request_id and isinstance(reply, (BestMove, GameScores, DrawAnswer, Error)):
                 return out
         time.sleep(0.005)
     raise TimeoutError(f"no answer to {request_id}; got {out}")
@@ -125,6 +126,70 @@ def test_a_request_cancelled_before_it_starts_is_never_answered(client):
     fresh = client.request_move(game, limits=Limits(depth=2))
     replies = replies_until_answer(client, fresh, timeout=30.0)
     assert all(r.request_id not in (first, second) for r in replies)
+
+
+def test_an_analysis_streams_depths_past_a_forced_move_until_stopped(client):
+    # one legal move (White must take on 14): a move request would answer at depth 1
+    game = game_after(AMERICAN, "9-14 22-17 10-15")
+    assert len(game.position.legal_moves()) == 1
+    rid = client.analyze(game)
+    infos: list[Info] = []
+    deadline = time.monotonic() + TIMEOUT
+    while len(infos) < 6:
+        assert time.monotonic() < deadline, f"only {infos} arrived"
+        infos += [r for r in client.poll() if isinstance(r, Info) and r.request_id == rid]
+        time.sleep(0.005)
+    assert [i.depth for i in infos] == list(range(1, len(infos) + 1))
+    assert all(i.pv and game.position.parse_move(i.pv[0]) in game.position.legal_moves() for i in infos)
+    assert client.is_busy  # still deepening
+    client.stop(rid)
+    best = client.wait(rid, timeout=30.0)
+    assert isinstance(best, BestMove) and best.depth >= infos[-1].depth
+    assert best.move == game.position.legal_moves()[0]
+
+
+def test_an_analysis_with_limits_answers_by_itself(client):
+    game = game_after(INTERNATIONAL, "32-28 19-23")
+    best = client.wait(client.analyze(game, Limits(depth=3)), TIMEOUT)
+    assert isinstance(best, BestMove) and best.depth == 3 and best.move in game.position.legal_moves()
+
+
+def test_cancelling_some_requests_keeps_the_others(client):
+    game = game_after(AMERICAN, "10-14")
+    analysis = client.analyze(game)
+    wait_for_info(client, analysis)
+    client.cancel([analysis])  # the analysis stops; its replies are dropped
+    move = client.request_move(game, limits=Limits(depth=4))
+    replies = replies_until_answer(client, move, timeout=60.0)
+    assert all(r.request_id != analysis for r in replies)
+    assert isinstance(replies[-1], BestMove) and replies[-1].depth == 4  # not stopped by the analysis' stop
+    client.cancel([analysis])  # nothing of it is left: no stop is raised for the next request
+    again = client.wait(client.request_move(game, limits=Limits(depth=3)), 60.0)
+    assert isinstance(again, BestMove) and again.depth == 3
+
+
+def test_a_game_is_scored_position_by_position(client):
+    game = game_after(AMERICAN, "10-14 21-17 14x21 24-20")  # 21-17?? gives White's man away
+    rid = client.analyze_game(game, Limits(nodes=20_000))
+    replies = replies_until_answer(client, rid)
+    report = replies[-1]
+    assert isinstance(report, GameScores) and len(report.scores) == len(game.moves) + 1
+    progress = [r for r in replies if isinstance(r, PlyScore)]
+    assert [p.ply for p in progress] == list(range(len(game.moves) + 1))
+    assert tuple(p.score for p in progress) == report.scores and tuple(p.best for p in progress) == report.best
+    positions = game.positions
+    for ply, text in enumerate(report.best):
+        assert positions[ply].parse_move(text) in positions[ply].legal_moves()
+    assert report.scores[1] + report.scores[2] >= 80  # what 21-17 lost: nearly a man, from White's side
+    assert client.wait(client.analyze_game(game, Limits(nodes=20_000)), TIMEOUT).scores == report.scores
+
+
+def test_a_finished_game_scores_its_last_position_by_the_rules(client):
+    game = Game(AMERICAN, Position.from_fen(AMERICAN, "B:W18:B14"))
+    game.play("14x23")  # White has no piece left
+    report = client.wait(client.analyze_game(game, Limits(nodes=5_000)), TIMEOUT)
+    assert report.best[-1] == "" and report.scores[-1] == -MATE
+    assert report.scores[0] > 1000  # the capture wins at once
 
 
 def test_draw_questions_are_answered(client):
