@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from collections.abc import Mapping
 from typing import NamedTuple
 
 import numpy as np

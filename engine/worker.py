@@ -42,8 +42,8 @@ import random
 import signal
 import threading
 import time
-from dataclasses import dataclass, field
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np

@@ -26,55 +26,88 @@ a test double in tests) that never blocks. A friend on another machine is an opp
 acceptances and resignations are told to the friend's room, whose server checks them; the friend's
 arrive like the computer's. Against a friend there is no undo; after the game "Rematch (swap sides)"
 replaces "Play again"; when the friend has been gone for ``friend_away_limit_s`` (or the room can't
-be reached as long), "Continue vs computer" turns the game into one against the computer.
+be reached as long), "Continue vs computer" turns the game into one against the computer. The
+analysis, a hint and the game report come from an *analyst* (``game.analysis``) on the computer's
+worker, which the controller lets think only while the computer doesn't (it stops the one before it
+asks the other).
+
+Beyond play (``game.phases`` has the diagram): a review steps through any game, and "Play from here"
+goes on from the position shown; games come in from PDN files (a browser, a file dropped on the
+window, text pasted) and go out as PDN (saved in the games folder, or copied); the position editor
+sets up a board to play from.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import datetime
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, assert_never
 
 from engine import Color, coords_square, variant_named
 from game import text_entry
+from game.analysis import HINT_SECONDS, AnalysisFailed, Analyst, GameScored, Line, LineFound, PositionScored
 from game.help import Refusal, explain_refusal
 from game.intents import (
     AcceptDraw,
+    AnalyzeGame,
+    BackToGame,
+    BrowserPage,
     Cancel,
     ChangeMode,
     ChooseRules,
+    ChooseTool,
+    ClearBoard,
+    CloseBrowser,
     CloseHelp,
     ConfirmNewGame,
     ConfirmResign,
     ContinueSaved,
     ContinueVsComputer,
+    CopyFen,
     CopyLink,
+    CopyPdn,
     CursorMove,
     CursorPress,
     Deselect,
     DismissNotes,
     DragStarted,
+    EditPosition,
     EditServer,
     EditText,
     FlipBoard,
     HideKeys,
+    Hint,
     Intent,
     JoinRoom,
     OfferDraw,
+    OpenBrowser,
+    OpenFile,
     OpenHelp,
     OpenJoin,
+    OpenListedGame,
+    Pasted,
+    PasteFromClipboard,
     PieceDropped,
     PlayAgain,
     PlayFriend,
+    PlayFromHere,
     PlayMoveFromList,
     RegisterLinks,
     Rematch,
     Resign,
+    ReviewStep,
+    ReviewTo,
+    SaveGame,
+    SetTurn,
     SetView,
     ShowKeys,
     SquarePressed,
     StartGame,
+    StartPosition,
     SubmitText,
+    ToggleAnalysis,
     ToggleSetting,
     TypeText,
     Undo,
@@ -83,9 +116,11 @@ from game.online.protocol import InvalidLinkError, parse_link, parse_server_addr
 from game.opponent import DrawAnswer, Opponent, OpponentError, OpponentMove, OpponentStatus, Reply
 from game.phases import (
     AwaitingDrawAnswer,
+    Browsing,
     ChoosingMode,
     ConfirmingNewGame,
     ConfirmingResign,
+    Editing,
     EnteringLink,
     EnteringServer,
     EnteringText,
@@ -103,6 +138,7 @@ from game.phases import (
     ReadingHelp,
     Result,
     Resuming,
+    Reviewing,
     Room,
     RoomPhase,
     RoomScreen,
@@ -115,7 +151,10 @@ from game.settings import Notation, Settings, View
 if TYPE_CHECKING:  # at run time engine.game loads with the first game: the mode screen needs no numba
     from engine import Move, Position, Variant
     from engine.game import Game, Outcome
+    from engine.pdn import PdnGame
+    from game.files import Listing
     from game.friend_opponent import FriendOpponent, FriendReply, RoomNews, Rooms
+    from game.report import GameReport
     from game.storage import Storage
 
 MUST_CAPTURE = "You must capture"
@@ -134,13 +173,31 @@ class Played:
 
 
 @dataclass
+class Study:
+    """What the engine shows beside the board: the analysis of the position shown, or a hint.
+    ``key`` says which position of which game (None while the analysis waits: ``note`` says why)."""
+
+    kind: str  # "analysis" | "hint"
+    key: tuple | None
+    position: Position | None
+    line: Line | None = None
+    running: bool = False
+    note: str | None = None
+
+
+_FEN_TEXT = re.compile(r'\s*(\[\s*FEN\s+")?\s*[WB]\s*:', re.I)  # pasted text that is a FEN, not PDN
+
+
+@dataclass
 class Controller:
     """The whole play state. ``storage`` keeps the game, the results and the settings; ``opponent``
-    plays the other side against a person (the computer); ``rooms`` opens friends' rooms (None: no
+    plays the other side against a person (the computer); ``analyst`` analyses (the same computer);
+    ``rooms`` opens friends' rooms (None: no
     friend can be played), and ``friend`` is the room of the friend's game on screen or being reached."""
 
     opponent: Opponent | None = None
     storage: Storage | None = None
+    analyst: Analyst | None = None
     rooms: Rooms | None = None
     friend_away_limit_s: float = FRIEND_AWAY_LIMIT_S
 
@@ -166,8 +223,19 @@ class Controller:
     friend_wants_rematch: bool = False
     clipboard: str | None = None  # text for the window to put on the system clipboard (then None)
     version: int = 0  # changes whenever anything shown may have (see handle, update, restore)
+    analysis_on: bool = False  # "Analyze" is on: the engine follows the position shown
+    study: Study | None = None  # what the analysis or a hint shows
+    report: GameReport | None = None  # the game report of report_game (growing while it is made)
+    report_game: Game | None = None
+    report_running: bool = False
+    tags: dict[str, str] = field(default_factory=dict)  # PDN tags of the game on screen, when opened from a file
     _recorded: bool = False  # this game's result is in the results table
     _friend_clock: tuple = ()  # the friend's time away and ours as shown (the panel redraws when they change)
+    _report_moves: tuple = ()  # the moves report_game had when its report was asked for
+    _listing_seen: tuple = ()  # (listing, games, done) last seen: the browser redraws as a file is read
+    _listing_handled: Listing | None = None  # the last listing whose end was acted on
+    _report_scores: list[int] = field(default_factory=list)
+    _report_best: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if self.storage is not None:
@@ -181,54 +249,96 @@ class Controller:
         return self.phase.screen
 
     @property
-    def left_for_help(self) -> ChoosingMode | Resuming | RoomScreen | TurnPhase | ConfirmingResign | ConfirmingNewGame:
+    def left_for_help(self) -> (ChoosingMode | Resuming | RoomScreen | TurnPhase | ConfirmingResign | ConfirmingNewGame
+                                | Reviewing | Editing | Browsing):
         """The phase under the help screen (the one Back returns to); else the phase itself."""
         return self.phase.back if isinstance(self.phase, ReadingHelp) else self.phase
 
     @property
-    def turn_phase(self) -> ChoosingMode | Resuming | RoomScreen | TurnPhase:
+    def turn_phase(self) -> ChoosingMode | Resuming | RoomScreen | TurnPhase | Reviewing | Editing | Browsing:
         """The phase under a question (``ConfirmingResign``, ``ConfirmingNewGame``) or the help screen:
-        who acts in the game."""
+        who acts in the game (nobody in a review, the editor or the browser)."""
         p = self.left_for_help
         return p.under if isinstance(p, Question) else p
 
     @property
-    def in_game(self) -> InGame | None:
-        """The phase of the game on screen; None on the mode screen."""
-        return self.phase if isinstance(self.phase, InGame) else None
+    def base_phase(self) -> Phase:
+        """The phase on screen under the PDN browser (the phase itself when it isn't open)."""
+        return self.phase.under if isinstance(self.phase, Browsing) else self.phase
 
     @property
-    def game_phase(self) -> TurnPhase | None:
-        """The phase of the game on screen (or under the help screen), or of the one the mode and room
-        screens hold (to go back to)."""
-        p = self.turn_phase
-        if isinstance(p, (ChoosingMode, RoomPhase)):
-            return p.left
+    def _shown_phase(self) -> Phase:
+        """The phase whose game is on screen: under the help screen and the browser."""
+        p = self.left_for_help
+        return p.under if isinstance(p, Browsing) else p
+
+    @property
+    def in_game(self) -> InGame | None:
+        """The phase of the game on screen (a review too, and under the browser); None elsewhere."""
+        p = self.base_phase
         return p if isinstance(p, InGame) else None
 
     @property
+    def reviewing(self) -> Reviewing | None:
+        p = self.base_phase
+        return p if isinstance(p, Reviewing) else None
+
+    @property
+    def editing(self) -> Editing | None:
+        p = self.base_phase
+        return p if isinstance(p, Editing) else None
+
+    @property
+    def game_phase(self) -> TurnPhase | None:
+        """The phase of the game going on (on screen, or under the help screen, a question, a review,
+        the editor or the browser), or of the one the mode and room screens hold (to go back to)."""
+        return self._game_phase(self.phase)
+
+    @property
     def game(self) -> Game | None:
-        """The game on screen (or under the help screen); on the mode screen the one left there (None
-        at launch, and while a saved game is resumed)."""
-        p = self.game_phase
-        return p.game if p is not None else None
+        """The game on screen (or under the help screen or the browser); on the mode and room screens
+        the one left there (None at launch, while a saved game is resumed, and in the editor)."""
+        p = self._shown_phase
+        if isinstance(p, (ChoosingMode, RoomPhase)):
+            return p.left.game if p.left is not None else None
+        return p.game if isinstance(p, InGame) else None
 
     @property
     def mode(self) -> Mode | None:
         """How the game on screen (or being resumed, or left for the mode screen) is played."""
-        p = self.turn_phase
-        if isinstance(p, Resuming):
-            return p.mode
-        q = self.game_phase
-        return q.mode if q is not None else None
+        p = self._shown_phase
+        if isinstance(p, (ChoosingMode, RoomPhase)):
+            return p.left.mode if p.left is not None else None
+        return p.mode if isinstance(p, (InGame, Resuming)) else None
 
     @property
     def variant(self) -> Variant:
-        """The rules of the game on screen; on the mode screen, the rules chosen there."""
-        p = self.phase
-        if isinstance(p, Resuming):
-            return variant_named(p.variant)
-        return p.game.variant if isinstance(p, InGame) else variant_named(self.settings.variant)
+        """The rules of the game on screen (the editor's board; a game being resumed); on the mode screen,
+        the rules chosen there."""
+        if isinstance(self.phase, Resuming):
+            return variant_named(self.phase.variant)
+        editing = self.editing
+        if editing is not None:
+            return editing.setup.variant
+        p = self.in_game
+        return p.game.variant if p is not None else variant_named(self.settings.variant)
+
+    def shown_ply(self) -> int:
+        """How many moves of the game the board shows (all of them but in a review)."""
+        p = self.in_game
+        if p is None:
+            return 0
+        return p.ply if isinstance(p, Reviewing) else len(p.game.moves)
+
+    def shown_position(self) -> Position | None:
+        """The position on the board: the review's, the editor's, or the game's as it stands."""
+        editing = self.editing
+        if editing is not None:
+            return editing.setup.position()
+        p = self.in_game
+        if p is None:
+            return None
+        return p.game.positions[self.shown_ply()]
 
     @property
     def view(self) -> View:
@@ -247,7 +357,8 @@ class Controller:
 
     @property
     def waiting_for_opponent(self) -> bool:
-        """Whether the opponent is finding a move or deciding on a draw offer."""
+        """Whether the opponent is finding a move or deciding on a draw offer (a review, the editor and
+        the browser stop it: the game waits meanwhile)."""
         return isinstance(self.turn_phase, (OpponentToMove, AwaitingDrawAnswer))
 
     def is_human_turn(self) -> bool:
@@ -340,11 +451,13 @@ class Controller:
         return (self.selected,) + self.entered if self.selected is not None else ()
 
     def last_move(self) -> tuple[Move, Position] | None:
-        """The last move of the game (with its route) and the position it was played in."""
+        """The last move of the game (in a review: the move that led to the position shown), with its
+        route, and the position it was played in."""
         game = self.game
-        if game is None or not game.moves:
+        ply = self.shown_ply()
+        if game is None or self.editing is not None or ply == 0:
             return None
-        move, before = game.moves[-1], game.positions[-2]
+        move, before = game.moves[ply - 1], game.positions[ply - 1]
         if self.played is not None and self.played.move == move and self.played.before == before:
             move = self.played.move  # the route the player actually entered
         return move, before
@@ -366,7 +479,7 @@ class Controller:
 
     def can_undo(self) -> bool:
         p = self.in_game
-        if p is None or not p.game.moves or p.mode.vs_friend:
+        if p is None or isinstance(p, Reviewing) or not p.game.moves or p.mode.vs_friend:
             return False
         outcome = p.game.outcome
         if outcome is not None:
@@ -379,13 +492,26 @@ class Controller:
         return True
 
     def status(self) -> str:
-        """The status line: whose turn, a compulsory capture, the opponent thinking, the result."""
+        """The status line: whose turn, a compulsory capture, the opponent thinking, the result; what
+        a review shows; the editor's side to move."""
         p = self.turn_phase
         if isinstance(p, (OpponentToMove, AwaitingDrawAnswer, HumanToMove)) and p.mode.vs_friend:
             waiting = self._friend_status(p)
             if waiting is not None:
                 return waiting
         match p:
+            case Browsing(listing=listing):
+                return f"Reading {listing.path.name}…" if listing is not None and not listing.done.is_set() \
+                    else "Open a game"
+            case Editing(setup=setup):
+                return f"Set up a position · {setup.turn.label.capitalize()} to move"
+            case Reviewing(game=game, ply=ply):
+                last = len(game.moves)
+                if ply == last and game.outcome is not None:
+                    return "Review · " + self._result_text(game, game.outcome, p.mode)
+                who = game.positions[ply].turn.label.capitalize()
+                where = "the start" if ply == 0 else f"move {ply} of {last}"
+                return f"Review · {where} · {who} to move"
             case ChoosingMode():
                 return "Choose the rules, then how to play"
             case Resuming():
@@ -518,10 +644,12 @@ class Controller:
                 self.notice = None
             case Cancel():
                 self._cancel()
+            case CursorMove(dx=dx, dy=dy) if self.reviewing is not None and dx:
+                self._review_to(self.shown_ply() + dx)
             case CursorMove(dx=dx, dy=dy):
                 self._move_cursor(dx, dy)
             case CursorPress():
-                if self.screen is Screen.GAME:
+                if self.screen in (Screen.GAME, Screen.EDITOR):
                     self.cursor_visible = True
                     self._press(self.cursor_square(), False)
             case PlayMoveFromList(move=move):
@@ -535,20 +663,70 @@ class Controller:
                 self._accept_draw()
             case Resign():
                 p = self.turn_phase
-                if isinstance(p, InGame) and not p.game.is_over:
+                if isinstance(p, InGame) and not isinstance(p, Reviewing) and not p.game.is_over:
                     self.phase = ConfirmingResign(p.game, p.mode, under=p)
             case ConfirmResign():
                 self._resign()
             case PlayAgain():
-                p = self.turn_phase
-                if isinstance(p, InGame) and p.mode.vs_friend:
-                    self._rematch()  # after a friend's game, "Play again" is the rematch
-                elif isinstance(p, InGame) and self._abandons(p):
-                    self.phase = ConfirmingNewGame(p.game, p.mode, under=p)
-                elif isinstance(p, InGame):
-                    self._new_game(p.game.variant, p.mode)
+                self._play_again()
             case ConfirmNewGame():
                 self._confirm_new_game()
+            case ReviewStep(delta=delta):
+                self._review_to(self.shown_ply() + delta)
+            case ReviewTo(ply=ply):
+                self._review_to(ply)
+            case BackToGame():
+                self._back_to_game()
+            case PlayFromHere(level=level):
+                self._play_from_here(level)
+            case ToggleAnalysis():
+                self._toggle_analysis()
+            case Hint():
+                self._hint()
+            case AnalyzeGame():
+                self._analyze_game()
+            case SaveGame():
+                self._save_pdn()
+            case CopyPdn():
+                self._copy_pdn()
+            case CopyFen():
+                position = self.shown_position()
+                if position is not None:
+                    self.clipboard = position.fen()
+                    self.notice = f"FEN copied: {self.clipboard}"
+            case PasteFromClipboard():
+                pass  # game.input reads the clipboard and sends Pasted
+            case Pasted(text=text):
+                self._paste(text)
+            case OpenFile(path=path):
+                self._open_file(path)
+            case OpenBrowser():
+                self._open_browser()
+            case CloseBrowser():
+                self._close_browser()
+            case BrowserPage(delta=delta):
+                if isinstance(self.phase, Browsing):
+                    self.phase = dataclasses.replace(self.phase, page=max(0, self.phase.page + delta))
+            case OpenListedGame(index=index):
+                self._open_listed(index)
+            case EditPosition():
+                self._edit()
+            case ChooseTool(tool=tool):
+                if isinstance(self.phase, Editing):
+                    self.phase = dataclasses.replace(self.phase, tool=tool)
+            case SetTurn(color=color):
+                if isinstance(self.phase, Editing):
+                    self.phase = dataclasses.replace(self.phase, setup=self.phase.setup.with_turn(color))
+            case ClearBoard():
+                if isinstance(self.phase, Editing):
+                    from game.editor import Setup
+
+                    self.phase = dataclasses.replace(self.phase, setup=Setup.empty(self.variant, self.phase.setup.turn))
+            case StartPosition():
+                if isinstance(self.phase, Editing):
+                    from game.editor import Setup
+
+                    self.phase = dataclasses.replace(self.phase, setup=Setup.start(self.variant))
             case ChangeMode():
                 self._change_mode()
             case ChooseRules(variant=name):
@@ -617,6 +795,7 @@ class Controller:
                     self._save_server(self.phase)
             case _:
                 raise TypeError(f"the controller has no intent {intent!r}")
+        self._follow_study()
         self.version += 1
 
     def _start_drag(self, square: int) -> None:
@@ -647,6 +826,12 @@ class Controller:
             self.phase = self.phase.under
         elif isinstance(self.phase, ChoosingMode) and self.phase.asking is not None:
             self.phase = dataclasses.replace(self.phase, asking=None)
+        elif isinstance(self.phase, Browsing):
+            self._close_browser()
+        elif isinstance(self.phase, Editing):
+            self._go_back(self.phase.left)
+        elif isinstance(self.phase, Reviewing):
+            self._back_to_game()
         elif self.entered:
             self.entered = ()
         else:
@@ -655,7 +840,7 @@ class Controller:
     def _move_cursor(self, dx: int, dy: int) -> None:
         """The cursor keeps to the dark squares: left and right jump to the next dark square of the row,
         up and down step to the next row, alternating to either side so it keeps to its column."""
-        if self.screen is not Screen.GAME:
+        if self.screen not in (Screen.GAME, Screen.EDITOR):
             return
         if not self.cursor_visible:
             self.cursor_visible = True
@@ -745,10 +930,8 @@ class Controller:
             return
         if isinstance(p, WaitingForFriend):
             variant = variant_named(p.variant)
-        elif isinstance(p, (ChoosingMode, Resuming, RoomPhase)):
-            variant = self.variant
         else:
-            variant = p.game.variant
+            variant = self.variant
         self.keys_shown = False
         self.dragging = None
         self.phase = ReadingHelp(p, variant.name, page, section)
@@ -760,14 +943,33 @@ class Controller:
             self._leave_room_screen(self.phase)
             return
         self._stop_opponent()
-        p = self.turn_phase
-        if isinstance(p, InGame) and p.mode.vs_friend:
+        self._close_listing()
+        left = self._game_phase(self.phase)
+        if left is not None and left.mode.vs_friend:
             self._close_friend()  # the seat stays the player's: "Return to the game with your friend"
-        self.phase = ChoosingMode(left=p if isinstance(p, InGame) else None)
-        if isinstance(p, InGame) and self.settings.variant != p.game.variant.name:
-            self.settings.variant = p.game.variant.name
+        self.phase = ChoosingMode(left=left)
+        if left is not None and self.settings.variant != left.game.variant.name:
+            self.settings.variant = left.game.variant.name
             self._save_settings()
         self._deselect()
+
+    @staticmethod
+    def _game_phase(phase: Phase | None) -> TurnPhase | None:
+        """The phase of the game that ``phase`` is over or waits to return to (None: no game)."""
+        match phase:
+            case Question(under=under) | Reviewing(under=under):
+                return under
+            case Browsing(under=under):
+                return Controller._game_phase(under)
+            case Editing(left=left):
+                return Controller._game_phase(left)
+            case ReadingHelp(back=back):
+                return Controller._game_phase(back)
+            case ChoosingMode(left=left) | RoomPhase(left=left):
+                return left
+            case Resuming() | None:
+                return None
+        return phase
 
     def _continue(self) -> None:
         """Back to the game left for the mode screen, in its phase; a failed opponent is asked again,
@@ -782,6 +984,38 @@ class Controller:
             self._enter_turn(left.game, left.mode)
         else:
             self._resume(left)
+
+    def _play_again(self) -> None:
+        """A new game with the same rules and the same way of playing; abandoning a game against the
+        computer asks first (from a review of it too)."""
+        if isinstance(self.phase, Reviewing) and self.phase.under is not None:
+            self._back_to_game()
+        p = self.turn_phase
+        if isinstance(p, InGame) and not isinstance(p, Reviewing) and p.mode.vs_friend:
+            self._rematch()  # after a friend's game, "Play again" is the rematch
+        elif isinstance(p, InGame) and not isinstance(p, Reviewing) and self._abandons(p):
+            self.phase = ConfirmingNewGame(p.game, p.mode, under=p)
+        elif isinstance(p, InGame):
+            self._new_game(p.game.variant, p.mode)
+
+    def _leave_game(self, keep: Game | None = None) -> str | None:
+        """Before another game takes the place of the one going on (Play from here, a game opened): a
+        game against the computer in which the player has moved counts as a loss, as it does for Play
+        again, unless the new game goes on from ``keep``'s own moves (like taking moves back). Returns
+        what to tell the player."""
+        live = self._game_phase(self.phase)
+        if live is None or live.game is keep or not self._abandons(live):
+            return None
+        self._abandon(live)
+        return "The game you left against the computer counts as a loss"
+
+    def leaving_counts(self) -> bool:
+        """Whether playing from the position shown, or opening a game, would leave a game against the
+        computer that counts as a loss (the panel says so beside those buttons)."""
+        live = self._game_phase(self.phase)
+        reviewing = self.reviewing
+        return (live is not None and self._abandons(live)
+                and not (reviewing is not None and reviewing.game is live.game))
 
     def _abandons(self, p: TurnPhase) -> bool:
         """Whether a new game would abandon ``p``'s game: one against the computer, going on, in which
@@ -816,6 +1050,14 @@ class Controller:
     # --- pressing squares -----------------------------------------------------------------------
 
     def _press(self, square: int | None, outside: bool) -> None:
+        if isinstance(self.phase, Editing):
+            if square is not None and not outside:
+                setup = self.phase.setup.press(square, self.phase.tool)
+                self.phase = dataclasses.replace(self.phase, setup=setup)
+            return
+        if isinstance(self.phase, Reviewing) and square is not None and self.is_own_piece(square):
+            self.notice = "This is a review: press “Play from here” to play on from this position"
+            return
         if not self.is_human_turn():
             return
         if outside:
@@ -945,7 +1187,7 @@ class Controller:
         """Add (or, after undoing a finished game, take back) this game's result in the table."""
         game, mode = self.game, self.mode
         assert game is not None and mode is not None
-        if mode.level is None or self.storage is None or game.outcome is None:
+        if mode.level is None or self.storage is None or game.outcome is None or not self._from_the_start(game):
             self._recorded = delta > 0
             return
         if (delta > 0) == self._recorded:
@@ -978,7 +1220,10 @@ class Controller:
         self._ask(phase)
 
     def _ask(self, phase: TurnPhase) -> None:
-        """Ask the opponent what ``phase`` waits for: its move, or its answer to the player's offer."""
+        """Ask the opponent what ``phase`` waits for: its move, or its answer to the player's offer (the
+        analysis is stopped before the computer is asked: they share its worker)."""
+        if isinstance(phase, (OpponentToMove, AwaitingDrawAnswer)) and not phase.mode.vs_friend:
+            self._pause_study("The analysis waits while the computer thinks")
         opponent = self._opponent_for(phase.mode)
         if opponent is None:
             return
@@ -993,9 +1238,28 @@ class Controller:
         if self.waiting_for_opponent and opponent is not None:
             opponent.cancel()
 
+    @staticmethod
+    def _from_the_start(game: Game) -> bool:
+        """Whether a game began at the rules' start position (only those count in the results)."""
+        from engine import Position
+
+        return game.start == Position.initial(game.variant)
+
+    def _go_back(self, phase: ChoosingMode | TurnPhase | Reviewing | Editing) -> None:
+        """Return to a phase that waited (under a review, the editor or the browser): a game's turn
+        asks the opponent again."""
+        self._deselect()
+        match phase:
+            case ChoosingMode() | Reviewing() | Editing():
+                self.phase = phase
+            case OpponentFailed(game=game, mode=mode):
+                self._enter_turn(game, mode)
+            case _:
+                self._resume(phase)
     def update(self) -> None:
-        """Once a frame: take the opponent's replies and the friend's room's news (never waits). On the
-        help screen they wait: the player sees them arrive once back."""
+        """Once a frame: take the opponent's and the analyst's replies, the friend's room's news and the
+        browser's progress (never waits). On the help screen they wait: the player sees them arrive once
+        back."""
         if isinstance(self.phase, ReadingHelp):
             return
         changed = False
@@ -1014,7 +1278,14 @@ class Controller:
                 if self.friend is not friend:  # the room was left: what else it said is moot
                     break
             changed |= self._tick_friend_clock()
+        if self.analyst is not None:
+            found = self.analyst.poll()
+            for answer in found:
+                self._on_analysis(answer)
+            changed |= bool(found)
+        changed |= self._follow_listing()
         if changed:
+            self._follow_study()
             self.version += 1
 
     def _on_reply(self, reply: Reply) -> None:
@@ -1293,6 +1564,441 @@ class Controller:
         self._friend_clock = clock
         return True
 
+
+    # --- review and playing on from a position ------------------------------------------------
+
+    def _refused_in_friend_game(self) -> bool:
+        """A review, the editor, the browser and the analysis wait until a game with a friend is over
+        (the friend plays on meanwhile): whether that is so now (and the player told)."""
+        p = self.in_game
+        if p is None or not p.mode.vs_friend or p.game.is_over:
+            return False
+        self._illegal("Not during a game with your friend: once it is over")
+        return True
+
+    def _review_to(self, ply: int | None) -> None:
+        """Show the position after ``ply`` moves (None: the last). From a game going on this starts a
+        review (the opponent waits); reaching the last move of a game going on ends it."""
+        p = self.phase.under if isinstance(self.phase, Question) else self.phase
+        if not isinstance(p, InGame) or (not isinstance(p, Reviewing) and self._refused_in_friend_game()):
+            return
+        game, last = p.game, len(p.game.moves)
+        target = last if ply is None else max(0, min(ply, last))
+        current = self.shown_ply()
+        if isinstance(p, Reviewing):
+            under = p.under
+        else:
+            if target == last:
+                return
+            self._stop_opponent()
+            under = p
+        self.notice = None
+        self._deselect()
+        self.played = Played(game.moves[current], game.positions[current]) if target == current + 1 else None
+        if target == last and under is not None and not isinstance(under, GameOver):
+            played = self.played
+            self._go_back(under)
+            self.played = played
+            return
+        self.phase = Reviewing(game, p.mode, target, under)
+
+    def _back_to_game(self) -> None:
+        p = self.reviewing
+        if p is None or p.under is None:
+            return
+        self.played = None
+        self._go_back(p.under)
+
+    def _play_from_here(self, level: Level | None) -> None:
+        """A new game from the position shown (the review's, the editor's or the game's as it stands):
+        a record of the moves up to there (a set-up position has none), so the draw rules count on as
+        they should; against the computer the person plays the side to move."""
+        from engine.game import Game
+        from game.review import game_at
+
+        p = self.base_phase
+        notice = None
+        if isinstance(p, Editing):
+            check = p.setup.check()
+            if not check.is_playable:
+                self._illegal("Can't play from here: " + "; ".join(check.problems))
+                return
+            from engine import Position
+
+            game = Game(p.setup.variant, Position.from_fen(p.setup.variant, p.setup.fen()))
+            notice = "; ".join(check.notes) or None  # allowed, and said again
+        elif isinstance(p, InGame):
+            game = game_at(p.game, self.shown_ply())
+            if game.is_over:
+                self._illegal("The game is over in this position")
+                return
+        else:
+            return
+        left = self._leave_game(keep=p.game if isinstance(p, Reviewing) else None)
+        self._stop_opponent()
+        self._close_listing()
+        self._leave_rooms()
+        mode = Mode(Level(level), game.turn) if level is not None else Mode()
+        self.flipped = False
+        self.played = None
+        self.tags = {}
+        self._recorded = False
+        self._after_change()
+        self.cursor = self._home_cursor(game.variant, mode.human if mode.human is not None else game.turn)
+        self._enter_turn(game, mode)
+        self.notice = "; ".join(n for n in (notice, left) if n) or None
+        self._save()
+
+    # --- the engine beside the board: analysis, hint, game report ---------------------------------
+
+    def can_analyze(self) -> bool:
+        """Whether "Analyze" can be turned on (a game on screen and an analyst)."""
+        return self.analyst is not None and self.in_game is not None
+
+    def can_hint(self) -> bool:
+        p = self.phase
+        return (self.analyst is not None and isinstance(p, HumanToMove) and p.mode.vs_computer
+                and not self.report_running)
+
+    def can_report(self) -> bool:
+        """Whether "Analyze game" can run: a game with moves, and the computer not thinking."""
+        game = self.game
+        return (self.analyst is not None and self.in_game is not None and game is not None and bool(game.moves)
+                and not self.waiting_for_opponent and not self.report_running)
+
+    def current_report(self) -> GameReport | None:
+        """The game report of the game on screen, while its moves are still the ones analysed."""
+        game = self.game
+        if self.report is None or game is None or self.report_game is not game:
+            return None
+        if tuple(game.moves[:len(self._report_moves)]) != self._report_moves:
+            return None  # moves taken back since
+        return self.report
+
+    def _toggle_analysis(self) -> None:
+        if self.analysis_on:
+            self.analysis_on = False
+            self._stop_study()
+        elif self.can_analyze():
+            self.analysis_on = True
+
+    def _hint(self) -> None:
+        p = self.phase
+        if not self.can_hint() or not isinstance(p, HumanToMove):
+            return
+        assert self.analyst is not None
+        self.analyst.analyze(p.game, HINT_SECONDS)
+        self.study = Study("hint", self._live_key(p.game), p.game.position, running=True)
+
+    def _analyze_game(self) -> None:
+        game = self.game
+        if not self.can_report() or game is None:
+            return
+        assert self.analyst is not None
+        self.analyst.analyze_game(game)
+        self.study = None
+        self.report_game, self.report, self.report_running = game, None, True
+        self._report_moves = tuple(game.moves)
+        self._report_scores, self._report_best = [], []
+
+    @staticmethod
+    def _live_key(game: Game) -> tuple:
+        return id(game), len(game.moves), game.position
+
+    def _study_target(self) -> tuple | str:
+        """(key, ply) of the position the analysis should look at, or why it waits."""
+        p = self.in_game
+        if p is None:
+            return "No game to analyse"
+        if self.waiting_for_opponent:
+            return "The analysis waits while the computer thinks"
+        if self.report_running:
+            return "The analysis waits for the game report"
+        ply = self.shown_ply()
+        live = not isinstance(p, Reviewing)
+        if p.mode.vs_friend and not p.game.is_over:
+            return "No analysis during a game with your friend: once it is over"
+        if live and p.mode.vs_computer and not p.game.is_over:
+            return "In a game against the computer, ask for a Hint (or look back at earlier moves)"
+        return (id(p.game), ply, p.game.positions[ply]), ply
+
+    def _follow_study(self) -> None:
+        """Keep the analysis on the position shown (restarting it when that changes), drop a hint
+        whose position is gone. Called after every intent and every reply."""
+        if self.analyst is None:
+            return
+        study = self.study
+        if study is not None and study.kind == "hint":
+            p = self.phase
+            if isinstance(p, HumanToMove) and study.key == self._live_key(p.game):
+                return
+            self._stop_study()
+        if not self.analysis_on:
+            return
+        target = self._study_target()
+        if isinstance(target, str):
+            self._pause_study(target)
+            return
+        key, ply = target
+        if study is not None and study.key == key:
+            return
+        from game.review import game_at
+
+        shown = self.in_game
+        assert shown is not None
+        record = shown.game if ply == len(shown.game.moves) else game_at(shown.game, ply)
+        if record.is_over:
+            self.analyst.stop()
+            self.study = Study("analysis", key, record.position, note="The game is over in this position")
+            return
+        self.analyst.analyze(record)
+        self.study = Study("analysis", key, record.position, running=True)
+
+    def _stop_study(self) -> None:
+        if self.study is not None and self.study.running and self.analyst is not None:
+            self.analyst.stop()
+        self.study = None
+
+    def _pause_study(self, why: str) -> None:
+        """Stop the analyst (its requests forgotten), saying why, until it may think again."""
+        if self.analyst is not None and (self.report_running or (self.study is not None and self.study.running)):
+            self.analyst.stop()
+        if self.report_running:
+            self.report_running = False
+            self.notice = "The game report was stopped: the computer is thinking"
+        if self.analysis_on:
+            self.study = Study("analysis", None, None, note=why)
+        elif self.study is not None:
+            self.study = None
+
+    def _on_analysis(self, answer) -> None:
+        match answer:
+            case LineFound(line=line, final=final) if self.study is not None and self.study.running:
+                self.study.line = line
+                self.study.running = not final
+            case PositionScored(score=score, best=best) if self.report_running and self.report_game is not None:
+                from game.report import GameReport
+
+                self._report_scores.append(score)
+                self._report_best.append(best)
+                self.report = GameReport.of(self.report_game, self._report_scores, self._report_best)
+            case GameScored(scores=scores, best=best) if self.report_running and self.report_game is not None:
+                from game.report import GameReport
+
+                self.report = GameReport.of(self.report_game, scores, best)
+                self.report_running = False
+                marks = self.report.marks()
+                blunders = sum(1 for m in marks.values() if m == "??")
+                self.notice = (f"Game report: {len(marks) - blunders} mistake{'s' if len(marks) - blunders != 1 else ''}"
+                               f" (?) and {blunders} blunder{'s' if blunders != 1 else ''} (??)")
+            case AnalysisFailed(message=message):
+                self.study = None
+                self.analysis_on = self.report_running = False
+                self.notice = f"{message[:1].upper()}{message[1:]}"
+            case _:
+                pass  # an answer nothing waits for any more
+
+    # --- PDN out: save, copy ------------------------------------------------------------------
+
+    def pdn(self) -> PdnGame | None:
+        """The game on screen as PDN: its tags (from its file, else the players and the date), moves,
+        result, and the game report's marks and scores when there is one."""
+        from engine.pdn import PdnGame
+        from game.files import game_tags
+        from game.report import annotate
+
+        game, mode = self.game, self.mode
+        if game is None or mode is None:
+            return None
+        tags = self.tags or game_tags(game.variant, mode, datetime.datetime.now())
+        pdn = PdnGame.from_game(game, tags)
+        report = self.current_report()
+        return annotate(pdn, report) if report is not None else pdn
+
+    def _save_pdn(self) -> None:
+        from game.files import file_name, save_text
+
+        pdn = self.pdn()
+        if pdn is None:
+            return
+        try:
+            path = save_text(pdn.pdn(), file_name(pdn.variant or self.variant, pdn.tags, datetime.datetime.now()))
+        except OSError as err:
+            self._illegal(f"Couldn't save the game: {err.strerror or err}")
+            return
+        self.notice = f"Saved as {path}"
+        if self.storage is not None:
+            self.storage.add_recent_file(str(path))
+
+    def _copy_pdn(self) -> None:
+        pdn = self.pdn()
+        if pdn is not None:
+            self.clipboard = pdn.pdn()
+            self.notice = "The game's PDN is on the clipboard"
+
+    # --- PDN in: files, pasted text, the browser ------------------------------------------------
+
+    def _open_browser(self) -> None:
+        if isinstance(self.phase, (Browsing, ReadingHelp, Resuming, RoomPhase)) or self._refused_in_friend_game():
+            return
+        self._stop_opponent()
+        under = self.phase.under if isinstance(self.phase, Question) else self.phase
+        self._deselect()
+        self.notice = None
+        self.phase = Browsing(under)
+
+    def _close_browser(self) -> None:
+        if isinstance(self.phase, Browsing):
+            self._close_listing()
+            self._go_back(self.phase.under)
+
+    def _close_listing(self) -> None:
+        if isinstance(self.phase, Browsing) and self.phase.listing is not None:
+            self.phase.listing.cancel()
+
+    def _open_file(self, path: str) -> None:
+        """Read a PDN file's games (off this thread, in the browser): one game opens by itself."""
+        from game.files import Listing
+
+        self._open_browser()
+        if not isinstance(self.phase, Browsing):
+            return  # not now (a game with a friend, the room screen ...)
+        self._close_listing()
+        listing = Listing(path)
+        listing.start()
+        self.phase = dataclasses.replace(self.phase, listing=listing, page=0)
+
+    def _follow_listing(self) -> bool:
+        """The browser's file being read: redraw as games come; once read, a file of one game opens
+        it, and the file goes to the recent ones. Returns whether anything changed."""
+        p = self.phase
+        if not isinstance(p, Browsing) or p.listing is None:
+            return False
+        listing = p.listing
+        seen = (listing, len(listing.games), listing.done.is_set())
+        if seen == self._listing_seen:
+            return False
+        self._listing_seen = seen
+        if listing.done.is_set() and self._listing_handled is not listing:
+            self._listing_handled = listing
+            if listing.error is None and listing.games and self.storage is not None and listing.is_file:
+                self.storage.add_recent_file(str(listing.path))
+            if listing.error is not None:
+                self.notice = listing.error
+            elif not listing.games:
+                self.notice = f"No games in {listing.path.name}"
+            elif len(listing.games) == 1:
+                self._open_pdn(listing.games[0])
+        return True
+
+    def _open_listed(self, index: int) -> None:
+        p = self.phase
+        if isinstance(p, Browsing) and p.listing is not None and 0 <= index < len(p.listing.games):
+            self._open_pdn(p.listing.games[index])
+
+    def _open_pdn(self, pdn: PdnGame) -> None:
+        """Show a game read from PDN in a review from its start; what couldn't be read is said (the
+        moves before it are kept)."""
+        from engine.pdn import PdnError
+
+        if pdn.variant is None or (pdn.error is not None and not pdn.moves):
+            self._illegal(f"Can't open it: {pdn.error}")
+            return
+        try:
+            game = pdn.to_game()
+        except PdnError as err:
+            self._illegal(f"Can't open it: {err}")
+            return
+        left = self._leave_game()
+        self._close_listing()
+        self._stop_opponent()
+        self._leave_rooms()
+        self._after_change()
+        self.flipped = False
+        self.played = None
+        self._recorded = True  # a game from a file never counts in the results
+        self.tags = dict(pdn.tags)
+        white, black = pdn.players
+        if pdn.error is not None:
+            self.notice = f"Read {game.ply} moves; then: {pdn.error}"
+        elif game.ply < pdn.plies:
+            self.notice = f"The rules end this game after {game.ply} of its {pdn.plies} moves"
+        else:
+            self.notice = f"{white} – {black}: {len(game.moves)} moves, {pdn.result}. Step through with ◀ ▶"
+        if left:
+            self.notice = f"{left}. {self.notice}"
+        self.phase = Reviewing(game, Mode(), 0, None)
+
+    def _paste(self, text: str) -> None:
+        """Pasted text: a FEN (into the editor's board, or opened as a position), else PDN games."""
+        from engine import InvalidFenError
+        from engine.pdn import PdnError, position_from_fen, read_text
+        from game.files import MAX_PASTE_CHARS, Listing
+
+        if self._refused_in_friend_game():
+            return
+        text = text.strip()
+        if not text:
+            self._illegal("There is no text on the clipboard to paste")
+            return
+        if len(text) > MAX_PASTE_CHARS:
+            self._illegal(f"The pasted text is too long ({len(text):,} characters) to be a game")
+            return
+        editing = self.editing
+        if _FEN_TEXT.match(text):
+            try:
+                position = position_from_fen(text, editing.setup.variant if editing is not None else None)
+            except InvalidFenError as err:
+                self._illegal(str(err))
+                return
+            if editing is not None:
+                from game.editor import Setup
+
+                self.phase = dataclasses.replace(editing, setup=Setup.of(position))
+                self.notice = "Position pasted"
+                return
+            from engine.game import Game
+            from engine.pdn import PdnGame
+
+            self._open_pdn(PdnGame.from_game(Game(position.variant, position)))
+            self.notice = "Position pasted: Analyze it, or play from here"
+            return
+        try:
+            games = read_text(text)
+        except PdnError as err:
+            self._illegal(str(err))
+            return
+        if not games:
+            self._illegal("The pasted text holds no PDN game and no FEN")
+        elif len(games) == 1:
+            self._open_pdn(games[0])
+        else:
+            self._open_browser()
+            assert isinstance(self.phase, Browsing)
+            self.phase = dataclasses.replace(self.phase, listing=Listing.of_games(games, "pasted text"), page=0)
+
+    # --- the position editor ---------------------------------------------------------------------
+
+    def _edit(self) -> None:
+        """The editor, on the position shown (the rules' start position from the mode screen)."""
+        from game.editor import Setup, Tool
+
+        p = self.base_phase
+        if isinstance(p, (Editing, ReadingHelp, Resuming, RoomPhase)) or self._refused_in_friend_game():
+            return
+        self._stop_opponent()
+        self._close_listing()
+        position = self.shown_position()
+        setup = Setup.of(position) if position is not None else Setup.start(self.variant)
+        left = p.under if isinstance(p, Question) else p
+        assert not isinstance(left, Browsing)
+        self._deselect()
+        self.notice = None
+        self.played = None
+        self.cursor = self._home_cursor(setup.variant, setup.variant.first_player)
+        first = setup.variant.first_player
+        self.phase = Editing(setup, Tool.BLACK_MAN if first is Color.BLACK else Tool.WHITE_MAN, left)
+
     # --- games, saving --------------------------------------------------------------------------
 
     def _new_game(self, variant: Variant, mode: Mode) -> None:
@@ -1300,9 +2006,11 @@ class Controller:
 
         self._stop_opponent()
         self._leave_rooms()
+        self._close_listing()
         self.flipped = False
         self.played = None
         self.notice = None
+        self.tags = {}
         self._recorded = False
         self._after_change()
         game = Game(variant)
@@ -1418,9 +2126,12 @@ class Controller:
             raise ValueError(f"not a saved game: {err!r}") from None
 
     def close(self) -> None:
-        """Stop the opponent, leave the friend's room (stopping the game's own room server) and let the
-        last save reach the disk (saved after every move)."""
+        """Stop the opponent and the analysis, leave the friend's room (stopping the game's own room
+        server) and let the last save reach the disk (saved after every move)."""
         self._stop_opponent()
+        if self.analyst is not None:
+            self.analyst.stop()
+        self._close_listing()
         self._close_friend()
         if self.rooms is not None:
             self.rooms.close()

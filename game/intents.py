@@ -14,7 +14,8 @@ from game.phases import HelpPage, Level
 from game.settings import View
 
 if TYPE_CHECKING:
-    from engine import Move
+    from engine import Color, Move
+    from game.editor import Tool
 
 
 @dataclass(frozen=True)
@@ -53,7 +54,8 @@ class Cancel:
 
 @dataclass(frozen=True)
 class CursorMove:
-    """Arrow keys: move the keyboard cursor one square, ``dx`` right and ``dy`` up *on the screen*."""
+    """Arrow keys: move the keyboard cursor one square, ``dx`` right and ``dy`` up *on the screen*.
+    In a review, Left and Right step back and forward through the moves instead."""
 
     dx: int
     dy: int
@@ -240,8 +242,150 @@ class SubmitText:
     """Enter in a text field: what its button does (Join, Save)."""
 
 
+# --- review ---------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ReviewStep:
+    """Step ``delta`` moves back (negative) or forward through the game (PageUp, PageDown, the panel's
+    arrows); from a game going on, a step back starts a review."""
+
+    delta: int
+
+
+@dataclass(frozen=True)
+class ReviewTo:
+    """Show the position after ``ply`` moves (Home: 0, a press on the move list or the graph); None
+    is the last (End)."""
+
+    ply: int | None
+
+
+@dataclass(frozen=True)
+class BackToGame:
+    """Leave the review for the game as it stands (Esc)."""
+
+
+@dataclass(frozen=True)
+class PlayFromHere:
+    """Play on from the position shown (a review, or the editor's board): against the computer at
+    ``level`` (the person takes the side to move), or two players on this device (``level`` None)."""
+
+    level: Level | None
+
+
+# --- the engine beside the board ---------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ToggleAnalysis:
+    """"Analyze": the engine analyses the position shown, and follows it, until turned off."""
+
+
+@dataclass(frozen=True)
+class Hint:
+    """The computer's best move in the position, shown on the board (against the computer)."""
+
+
+@dataclass(frozen=True)
+class AnalyzeGame:
+    """"Analyze game": the game report (every move scored, mistakes and blunders marked)."""
+
+
+# --- files and the clipboard -------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class SaveGame:
+    """Save the game as PDN in the games folder (Ctrl+S)."""
+
+
+@dataclass(frozen=True)
+class CopyPdn:
+    """The game's PDN onto the clipboard (Ctrl+C)."""
+
+
+@dataclass(frozen=True)
+class CopyFen:
+    """The FEN of the position shown onto the clipboard (Ctrl+Shift+C)."""
+
+
+@dataclass(frozen=True)
+class PasteFromClipboard:
+    """A button that pastes: ``game.input`` reads the clipboard when it is pressed and sends
+    :class:`Pasted` instead."""
+
+
+@dataclass(frozen=True)
+class Pasted:
+    """Text pasted (Ctrl+V) or dropped on the window: PDN (games to open) or a FEN (a position)."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class OpenFile:
+    """Open a PDN file: dropped on the window, or chosen in the browser."""
+
+    path: str
+
+
+@dataclass(frozen=True)
+class OpenBrowser:
+    """"Open a game…" (Ctrl+O): the recent files and the games folder."""
+
+
+@dataclass(frozen=True)
+class CloseBrowser:
+    pass
+
+
+@dataclass(frozen=True)
+class BrowserPage:
+    """The next (1) or previous (-1) page of a file's games."""
+
+    delta: int
+
+
+@dataclass(frozen=True)
+class OpenListedGame:
+    """Open the game at ``index`` (0-based) of the file read in the browser."""
+
+    index: int
+
+
+# --- the position editor -----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class EditPosition:
+    """"Set up a position": the editor, from the position shown (the start position on the mode screen)."""
+
+
+@dataclass(frozen=True)
+class ChooseTool:
+    """What a press on the editor's board puts there (keys 1-4; 0 or Delete: remove)."""
+
+    tool: Tool
+
+
+@dataclass(frozen=True)
+class SetTurn:
+    """The side to move of the position being set up."""
+
+    color: Color
+
+
+@dataclass(frozen=True)
+class ClearBoard:
+    pass
+
+
+@dataclass(frozen=True)
+class StartPosition:
+    """The rules' start position on the editor's board."""
+
+
 Intent = (SquarePressed | DragStarted | PieceDropped | Deselect | Cancel | CursorMove | CursorPress | PlayMoveFromList
           | Undo | OfferDraw | AcceptDraw | Resign | ConfirmResign | PlayAgain | ConfirmNewGame | ChangeMode | ChooseRules
           | StartGame | ContinueSaved | FlipBoard | SetView | ToggleSetting | DismissNotes | PlayFriend | OpenJoin | JoinRoom
           | CopyLink | Rematch | ContinueVsComputer | EditServer | RegisterLinks | TypeText | EditText | SubmitText
-          | OpenHelp | CloseHelp | ShowKeys | HideKeys)
+          | OpenHelp | CloseHelp | ShowKeys | HideKeys | ReviewStep | ReviewTo | BackToGame | PlayFromHere | ToggleAnalysis
+          | Hint | AnalyzeGame | SaveGame | CopyPdn | CopyFen | PasteFromClipboard | Pasted | OpenFile | OpenBrowser
+          | CloseBrowser | BrowserPage | OpenListedGame | EditPosition | ChooseTool | SetTurn | ClearBoard | StartPosition)

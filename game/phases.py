@@ -30,6 +30,15 @@ Every phase on the game screen carries the game and its mode, so neither is ever
     any phase but ReadingHelp --OpenHelp (F1, "Rules", a refusal pressed)--> ReadingHelp(back=that phase)
     ReadingHelp --OpenHelp--> ReadingHelp (another page or section, the same back)
                 --CloseHelp, Cancel (Back, Esc)--> back, unchanged: the opponent's reply waits meanwhile
+    a game phase --a step back, a press on the move list--> Reviewing(under=that phase)
+                 (the opponent is stopped meanwhile: the game waits)
+    Reviewing --steps, jumps--> Reviewing (another ply)
+              --back to the game, or a step past the last move--> under (the opponent asked again)
+              --Play from here--> the new game's first phase (a record of the moves up to there)
+    a game opened from a file --> Reviewing(under=None) (it has no phase of its own to go back to)
+    any phase but the editor --Set up a position--> Editing(left=that phase) --Cancel--> left
+                                                    --Play from here--> the new game's first phase
+    any phase --Open a game--> Browsing(under=that phase) --Close--> under; --a game chosen--> Reviewing
 
     at launch, with a game in progress saved: Resuming (the game screen while the rules engine loads)
                 --the engine loaded--> the saved game's phase; ChoosingMode when it can't be read
@@ -47,9 +56,9 @@ its first phase. Reaching the room has phases of its own, on the room screen:
     JoiningRoom --refused, or the room is gone--> EnteringLink (with the reason), or ChoosingMode
     any of them --Cancel--> ChoosingMode (the room closed, and the game's own room server stopped)
 
-Review and the position editor are further phases (with screens of their own) that hold what they
-show, as :class:`ChoosingMode` holds the game it returns to and :class:`ReadingHelp` the phase it
-returns to, and a question over a game holds the phase under it, as the :class:`Question` phases do.
+Further phases hold what they return to, as :class:`ChoosingMode`, :class:`ReadingHelp` and
+:class:`Editing` do, and a question or an overlay over a phase holds the phase under it, as the
+:class:`Question` phases and :class:`Browsing` do.
 """
 
 from __future__ import annotations
@@ -62,6 +71,8 @@ from engine import Color
 
 if TYPE_CHECKING:  # engine.game loads with the first game: the mode screen needs no numba
     from engine.game import Game
+    from game.editor import Setup, Tool
+    from game.files import Listing
     from game.intents import StartGame
 
 
@@ -72,6 +83,7 @@ class Screen(enum.Enum):
     GAME = "game"  # a game: the panel, the status line and the board's buttons
     ROOM = "room"  # reaching a friend's room: its link, the link field, the room server's address
     HELP = "help"  # the Rules or the Controls pages, over the whole window
+    EDITOR = "editor"  # setting up a position: the board, and the editor's panel
 
 
 class HelpPage(enum.StrEnum):
@@ -271,17 +283,54 @@ RoomScreen = WaitingForFriend | EnteringLink | EnteringServer | JoiningRoom  # t
 
 
 @dataclass(frozen=True)
+class Reviewing(InGame):
+    """Stepping through ``game``: the board shows the position after ``ply`` moves (0: the start).
+    ``under`` is the phase of the game to go back to (it waits meanwhile), None for a game opened
+    from a file, which goes on only by "Play from here"."""
+
+    ply: int = 0
+    under: TurnPhase | None = None
+
+
+@dataclass(frozen=True)
+class Editing:
+    """The position editor: ``setup`` is the position being set up, ``tool`` what a press on the board
+    puts there, and ``left`` the phase that "Cancel" returns to."""
+
+    setup: Setup
+    tool: Tool
+    left: ChoosingMode | TurnPhase | Reviewing
+    screen: ClassVar[Screen] = Screen.EDITOR
+
+
+@dataclass(frozen=True)
+class Browsing:
+    """The PDN browser over ``under`` (which waits): the recent files and the games folder, then the
+    games of the file being read (``listing``), a page of them at a time."""
+
+    under: ChoosingMode | TurnPhase | Reviewing | Editing
+    listing: Listing | None = None
+    page: int = 0
+
+    @property
+    def screen(self) -> Screen:
+        return self.under.screen
+
+
+@dataclass(frozen=True)
 class ReadingHelp:
     """The help screen: ``page`` (the Rules of ``variant``, a name in ``engine.VARIANTS``, or the
     Controls), opened at the section with the id ``section`` (None: at the top). ``back`` is the phase
     the player left for it, which Back returns to as it was: a game keeps its state, and its opponent
     goes on thinking (its reply is taken once the player is back)."""
 
-    back: ChoosingMode | Resuming | TurnPhase | ConfirmingResign | ConfirmingNewGame | RoomScreen
+    back: (ChoosingMode | Resuming | TurnPhase | ConfirmingResign | ConfirmingNewGame | RoomScreen | Reviewing | Editing
+          | Browsing)
     variant: str
     page: HelpPage = HelpPage.RULES
     section: str | None = None
     screen: ClassVar[Screen] = Screen.HELP
 
 
-Phase = ChoosingMode | Resuming | TurnPhase | ConfirmingResign | ConfirmingNewGame | ReadingHelp | RoomScreen
+Phase = (ChoosingMode | Resuming | TurnPhase | ConfirmingResign | ConfirmingNewGame | ReadingHelp | RoomScreen
+         | Reviewing | Editing | Browsing)

@@ -1,6 +1,6 @@
 """What the game keeps between runs: the game in progress, results per rules and level, settings.
 
-Three small JSON files in the user data directory (``platformdirs``; ``CHECKERS3D_DATA_DIR`` overrides
+Small JSON files in the user data directory (``platformdirs``; ``CHECKERS3D_DATA_DIR`` overrides
 it, for tests). Every write goes to a temporary file first and replaces the old one with
 ``os.replace``, so a crash mid-write never leaves half a file. The writing (and its ``fsync``, which
 can take tens of milliseconds on a busy disk) happens on a background thread, so saving after a move
@@ -83,7 +83,8 @@ _writer = _Writer()
 class Storage:
     """Reads and writes the saved game, the results table and the settings."""
 
-    GAME, RESULTS, SETTINGS = "saved_game.json", "results.json", "settings.json"
+    GAME, RESULTS, SETTINGS, RECENT = "saved_game.json", "results.json", "settings.json", "recent_files.json"
+    MAX_RECENT = 10
 
     def __init__(self, directory: str | os.PathLike | None = None):
         self.directory = Path(directory) if directory is not None else data_dir()
@@ -201,6 +202,22 @@ class Storage:
         key = Result(result).value
         table[key] = max(0, table.get(key, 0) + delta)
         self._write(self.RESULTS, self._results)
+
+    # --- recent PDN files -----------------------------------------------------------------------
+
+    def recent_files(self) -> list[str]:
+        """The PDN files opened or saved lately, the latest first."""
+
+        def check(d):
+            if not isinstance(d, list) or not all(isinstance(p, str) for p in d):
+                raise ValueError("recent files must be a list of paths")
+            return d
+
+        return self._read(self.RECENT, "list of recent files", check) or []
+
+    def add_recent_file(self, path: str) -> None:
+        paths = [path] + [p for p in self.recent_files() if p != path]
+        self._write(self.RECENT, paths[:self.MAX_RECENT])
 
     # --- settings -------------------------------------------------------------------------------
 

@@ -14,8 +14,7 @@ import pytest
 
 from engine import AMERICAN, INTERNATIONAL, Position
 from engine.game import Game
-from engine.search import Limits
-from engine.search import MATE
+from engine.search import MATE, Limits
 from engine.worker import BestMove, DrawAnswer, EngineClient, Error, GameScores, Info, PlyScore, Ready, Search
 
 LONG = Limits(movetime=600.0)  # a search that only a stop can end within any test's timeout

@@ -45,6 +45,7 @@ from game.phases import (
     HumanToMove,
     InGame,
     Level,
+    Mode,
     OpponentFailed,
     OpponentToMove,
     Resuming,
@@ -478,13 +479,29 @@ def test_results_say_who_resigned_and_a_draw_by_agreement_once(make, opponent):
     assert c.status() == "Draw: both players agreed"
 
 
-def test_a_win_is_recorded_and_undoing_it_takes_it_back(make, storage):
-    c = make(level="medium", start=position("B", ["d4"], ["c3"]))
-    press(c, "c3", "e5")
+# a 25-ply game from the start that Black wins (White gives everything away)
+QUICK_WIN = ("10-14 21-17 14x21 22-17 11-15 23-18 15x22 25x18 7-10 30-25 21x30 29-25 30x30 31-26 30x23 27x18 "
+             "10-14 32-27 14x32 24-20 3-7 20-16 12x19 28-24").split()
+
+
+def test_a_win_is_recorded_and_undoing_it_takes_it_back(opponent, storage):
+    game = Game(AMERICAN)
+    for text in QUICK_WIN:
+        game.play(text)
+    c = Controller(opponent=opponent, storage=storage)
+    c.open_game(game, Mode(Level.MEDIUM, Color.BLACK))
+    c.handle(PlayMoveFromList(game.position.parse_move("19x28")))
     assert c.status() == "You win: White has no move left"
     assert storage.results()["american"]["medium"]["win"] == 1
     c.handle(Undo())
     assert c.game.outcome is None and storage.results()["american"]["medium"]["win"] == 0
+
+
+def test_a_game_from_a_set_up_position_is_not_counted(make, storage):
+    c = make(level="medium", start=position("B", ["d4"], ["c3"]))
+    press(c, "c3", "e5")
+    assert c.status() == "You win: White has no move left"
+    assert storage.results().get("american", {}).get("medium", {}).get("win", 0) == 0
 
 
 def test_play_again_and_change_mode(make, storage, opponent):

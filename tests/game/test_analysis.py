@@ -1,0 +1,148 @@
+"""The engine beside the board, through the controller and a real worker process: the analysis follows
+the position shown and stops when turned off, a hint shows the best move, the computer and the analysis
+take turns on the one worker, and the game report marks a planted blunder and goes into the PDN."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from engine import AMERICAN, Color
+from engine.game import Game
+from engine.pdn import PdnGame, read_text
+from engine.worker import EngineClient
+from game import intents as it
+from game.analysis import WorkerAnalyst, men_ahead, score_words, winning_chance
+from game.controller import Controller
+from game.engine_link import EngineLink
+from game.phases import HumanToMove, Level, OpponentToMove
+from game.report import GameReport, annotate
+from game.worker_opponent import WorkerOpponent
+
+TIMEOUT = 300.0
+BLUNDER_GAME = "10-14 21-17 14x21 24-20 11-15 22-18 15x22 25x18"  # 2. 21-17?? gives White's man away
+
+
+@pytest.fixture(scope="module")
+def link():
+    client = EngineClient.start(tt_size_mb=16)
+    client.wait_ready(TIMEOUT)
+    yield EngineLink(client)
+    client.close()
+
+
+@pytest.fixture
+def c(link):
+    controller = Controller(opponent=WorkerOpponent(link.channel()), analyst=WorkerAnalyst(link.channel()))
+    yield controller
+    controller.close()
+
+
+def run_until(c: Controller, done, timeout: float = TIMEOUT) -> None:
+    deadline = time.monotonic() + timeout
+    while not done():
+        assert time.monotonic() < deadline, "the engine did not answer in time"
+        c.update()
+        time.sleep(0.01)
+
+
+def open_game(c: Controller, moves: str) -> None:
+    game = Game(AMERICAN)
+    for text in moves.split():
+        game.play(text)
+    c.handle(it.Pasted(PdnGame.from_game(game).pdn()))
+
+
+def test_the_analysis_follows_the_position_shown_and_stops_when_turned_off(c):
+    open_game(c, BLUNDER_GAME)
+    c.handle(it.ToggleAnalysis())
+    assert c.study is not None and c.study.running and c.study.position == c.game.positions[0]
+    run_until(c, lambda: c.study.line is not None and c.study.line.depth >= 4)
+    line = c.study.line
+    assert line.best in c.game.positions[0].legal_moves() and c.game.positions[0].parse_move(line.pv[0]) == line.best
+    c.handle(it.ReviewTo(3))  # the analysis follows the review
+    assert c.study.position == c.game.positions[3] and c.study.line is None
+    run_until(c, lambda: c.study.line is not None and c.study.line.depth >= 3)
+    assert c.study.line.best in c.game.positions[3].legal_moves()
+    assert c.study.line.score < -50  # White to move, a man down
+    c.handle(it.ToggleAnalysis())
+    assert c.study is None
+    end = time.monotonic() + 1.0
+    while time.monotonic() < end:  # nothing more comes
+        c.update()
+        assert c.study is None
+        time.sleep(0.02)
+
+
+def test_a_hint_shows_the_best_move_and_the_computer_then_plays_in_full(c):
+    c.handle(it.StartGame(Level.EASY))
+    assert c.can_hint()
+    c.handle(it.Hint())
+    run_until(c, lambda: c.study is not None and not c.study.running)
+    hint = c.study.line.best
+    assert c.study.kind == "hint" and hint in c.legal_moves()
+    c.handle(it.PlayMoveFromList(hint))
+    assert c.study is None and isinstance(c.phase, OpponentToMove)  # the hint went with its position
+    run_until(c, lambda: isinstance(c.phase, HumanToMove))
+    assert len(c.game.moves) == 2
+
+
+def test_analysis_waits_while_the_computer_thinks(c):
+    c.handle(it.StartGame(Level.MEDIUM, play_second=True))  # the computer opens
+    c.handle(it.ToggleAnalysis())
+    assert c.analysis_on and c.study.key is None and "computer thinks" in c.study.note
+    run_until(c, lambda: isinstance(c.phase, HumanToMove))
+    assert c.study.key is None and "Hint" in c.study.note  # live, against the computer: a hint instead
+    c.handle(it.ReviewTo(0))
+    assert c.study.running and c.study.position == c.game.positions[0]
+    c.handle(it.ReviewTo(None))  # back to the game: the analysis stops before the computer could think
+    assert c.study.key is None
+
+
+def test_the_game_report_marks_a_planted_blunder_and_goes_into_the_pdn(c):
+    open_game(c, BLUNDER_GAME)
+    c.handle(it.AnalyzeGame())
+    assert c.report_running
+    run_until(c, lambda: not c.report_running)
+    report = c.current_report()
+    assert report is not None and len(report.scores) == len(c.game.moves) + 1
+    marks = report.marks()
+    assert marks.get(1) == "??", (marks, report.scores)  # 21-17, White's first move
+    assert "blunder" in c.notice
+    pdn = c.pdn().pdn()
+    assert "21-17??" in pdn and "[%eval" in pdn
+    [again] = read_text(pdn)
+    assert again.moves[1].mark == "??" and any("better" in cm for cm in again.moves[1].comments)
+
+
+def test_report_marks_count_winning_chances():
+    turns = (Color.BLACK, Color.WHITE, Color.BLACK, Color.WHITE)
+    # Black to move is even; Black's move leaves White +1 man (Black lost a man: a blunder);
+    # White's reply from +100 to Black +50 (White gave back a man and a half)
+    report = GameReport((0, 100, 50, -50), ("a", "b", "c", ""), turns)
+    assert report.marks() == {0: "??", 1: "??"}
+    assert report.graph_points()[1] == pytest.approx(100 / 300)
+    lost = GameReport((-900, 1000, -1000), ("", "", ""), (Color.BLACK, Color.WHITE, Color.BLACK))
+    assert lost.marks() == {}  # a man more given away in a game long lost is no blunder
+    assert winning_chance(0) == 0.5 and winning_chance(29990) == 1.0 and 0.75 < winning_chance(100) < 0.8
+
+
+def test_scores_in_a_players_words():
+    assert score_words(125, Color.BLACK) == "Black is 1.25 men ahead"
+    assert score_words(-100, Color.BLACK) == "White is 1.00 man ahead"
+    assert score_words(5, Color.WHITE) == "Even"
+    assert score_words(30000 - 13, Color.WHITE) == "White wins in 7 moves"
+    assert men_ahead(-50) == "-0.50" and men_ahead(-(30000 - 2)) == "loss in 1"
+
+
+def test_annotations_survive_a_round_trip():
+    game = Game(AMERICAN)
+    for text in BLUNDER_GAME.split()[:3]:
+        game.play(text)
+    report = GameReport.of(game, (0, 0, 120, 130), ("9-13", "22-18", "14x21", "25x18"))
+    text = annotate(PdnGame.from_game(game, {"White": "W"}), report).pdn()
+    [again] = read_text(text)
+    assert again.moves[1].mark == "??" and again.moves[1].comments[0].startswith("[%eval -1.20]")
+    assert again.moves[0].comments == ("[%eval 0.00]",)
+
