@@ -76,6 +76,7 @@ class App:
 
         self.size = pygame.display.get_window_size()
         self.ui = Interface(self.size)
+        self._layout = self.ui.layout
         self.storage = Storage()
         self.controller = Controller(opponent=None, storage=self.storage)
         self.controller.expect_saved_game()  # a game in progress: the game screen from the first frame
@@ -87,7 +88,7 @@ class App:
         self._camera_key: tuple[View, bool] | None = (self.controller.settings.view, False)
         self.animation: MoveAnimation | None = None
         self._animated: Played | None = None  # the controller's Played that the animation shows
-        self._waiting_start: Intent | None = None  # a game chosen before the engine was ready
+        self._waiting_start: Intent | None = None  # a game chosen (or a file opened) before the engine was ready
         self._initial: dict[str, Position] = {}  # variant name -> its start position, for the mode screen
         self._state: RenderState | None = None
         self._now = time.monotonic()
@@ -142,6 +143,9 @@ class App:
             self._start_renderer()
         state = self._state = self._render_state(now)
         changed = self.ui.render(c, now, self._loading_text())
+        if self.ui.layout is not self._layout:  # the evaluation bar's strip came or went
+            self._layout = self.ui.layout
+            self.compositor.invalidate()
         if not self.compositor.draw(self.ui, self.renderer, state, self._viewport(), now, changed):
             return False
         pygame.display.flip()
@@ -183,7 +187,8 @@ class App:
                 self.camera = camera_at(self.camera, self._now).zoomed(steps)
             case GoToSection():  # an entry of the help screen's contents
                 self.ui.navigate(intent)
-            case it.StartGame() | it.ContinueSaved() | it.PlayFriend() | it.JoinRoom() if not self._ready:
+            case (it.StartGame() | it.ContinueSaved() | it.PlayFriend() | it.JoinRoom() | it.OpenFile() | it.Pasted()
+                  | it.OpenBrowser() | it.EditPosition()) if not self._ready:
                 self._waiting_start = intent
             case it.SetView():
                 self.controller.handle(intent)
@@ -202,17 +207,21 @@ class App:
     def _check_ready(self) -> None:
         if self._ready or not self.loader.ready.is_set() or self.loader.error:
             return
+        from game.analysis import WorkerAnalyst
+        from game.engine_link import EngineLink
         from game.worker_opponent import WorkerOpponent
 
         self._ready = True
-        self.controller.attach_opponent(WorkerOpponent(self.loader.client))
+        link = EngineLink(self.loader.client)  # the computer and the analysis share the worker
+        self.controller.analyst = WorkerAnalyst(link.channel())
+        self.controller.attach_opponent(WorkerOpponent(link.channel()))
 
     def _check_kernels(self) -> None:
         """Once the move generator is loaded the saved game can be replayed: it is shown (a computer's
         turn waits for the computer's process); the mode screen if the engine failed to load."""
         if self._restored:
             return
-        from game.intents import ChangeMode
+        from game.intents import ChangeMode, ContinueSaved, JoinRoom, PlayFriend, StartGame
         from game.phases import Resuming
 
         c = self.controller
@@ -225,8 +234,8 @@ class App:
 
             self._restored = True
             c.rooms = Rooms(listen=self._room_host)
-            if self._waiting_start is None:
-                c.restore()
+            if not isinstance(self._waiting_start, (StartGame, ContinueSaved, PlayFriend, JoinRoom)):
+                c.restore()  # a file opened meanwhile opens over the game in progress
 
     def _start_waiting_game(self) -> None:
         """Start the game chosen before the rules engine was ready, once it is and the player is not
@@ -285,12 +294,14 @@ class App:
         c.events.clear()
         if c.clipboard is not None:
             from game import clipboard
+            from game.phases import WaitingForFriend
 
             if not clipboard.copy(c.clipboard):
-                c.notice = "Couldn't reach the clipboard: select the link and copy it by hand"
+                c.notice = "Couldn't reach the clipboard" + (
+                    ": select the link and copy it by hand" if isinstance(c.phase, WaitingForFriend) else "")
                 c.version += 1
             c.clipboard = None
-        key = (c.settings.view, c.second_side_near() if c.screen is Screen.GAME else False)
+        key = (c.settings.view, c.second_side_near() if c.screen in (Screen.GAME, Screen.EDITOR) else False)
         if key != self._camera_key and c.screen is not Screen.HELP:  # (the board is hidden meanwhile)
             self._camera_key = key
             self.camera = CameraMove(camera_at(self.camera, now), Camera.preset(*key), now)
@@ -303,18 +314,24 @@ class App:
         from game.render import RenderState
 
         c = self.controller
-        p = c.in_game
-        if p is None:
+        shown = c.shown_position()
+        if shown is None:
             name = c.settings.variant
             if name not in self._initial:
                 from engine import Position, variant_named
 
                 self._initial[name] = Position.initial(variant_named(name))
             return RenderState(self._initial[name], camera=self.camera, show_numbers=c.settings.square_numbers)
+        if c.editing is not None:
+            return RenderState(shown, camera=self.camera, show_numbers=c.settings.square_numbers,
+                               cursor=c.cursor_square() if c.cursor_visible else None)
         animation = self.animation if self.animation is not None and not self.animation.is_done(now) else None
         last = c.last_move()
+        study = c.study
+        best = study.line.best if study is not None and study.line is not None and study.position == shown else None
         return RenderState(
-            position=p.game.position,
+            position=shown,
+            best_move=best,
             camera=self.camera,
             selected=c.selected,
             targets=c.targets(),

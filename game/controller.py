@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+import os
 import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, assert_never
@@ -1839,13 +1840,23 @@ class Controller:
     # --- PDN in: files, pasted text, the browser ------------------------------------------------
 
     def _open_browser(self) -> None:
-        if isinstance(self.phase, (Browsing, ReadingHelp, Resuming, RoomPhase)) or self._refused_in_friend_game():
+        """The browser: the recent files and the games folder's (over a file's games: back to them)."""
+        from game.files import folder_files, games_dir
+
+        if isinstance(self.phase, (ReadingHelp, Resuming, RoomPhase)) or self._refused_in_friend_game():
             return
-        self._stop_opponent()
-        under = self.phase.under if isinstance(self.phase, Question) else self.phase
+        if isinstance(self.phase, Browsing):
+            under = self.phase.under
+            self._close_listing()
+        else:
+            self._stop_opponent()
+            under = self.phase.under if isinstance(self.phase, Question) else self.phase
         self._deselect()
         self.notice = None
-        self.phase = Browsing(under)
+        recent = tuple(p for p in (self.storage.recent_files() if self.storage is not None else [])
+                       if os.path.isfile(p))
+        folder = tuple(str(p) for p in folder_files(games_dir()) if str(p) not in recent)
+        self.phase = Browsing(under, recent=recent, folder=folder)
 
     def _close_browser(self) -> None:
         if isinstance(self.phase, Browsing):
@@ -1860,9 +1871,10 @@ class Controller:
         """Read a PDN file's games (off this thread, in the browser): one game opens by itself."""
         from game.files import Listing
 
-        self._open_browser()
         if not isinstance(self.phase, Browsing):
-            return  # not now (a game with a friend, the room screen ...)
+            self._open_browser()
+            if not isinstance(self.phase, Browsing):
+                return  # not now (a game with a friend, the room screen ...)
         self._close_listing()
         listing = Listing(path)
         listing.start()
@@ -1973,7 +1985,9 @@ class Controller:
         elif len(games) == 1:
             self._open_pdn(games[0])
         else:
-            self._open_browser()
+            if not isinstance(self.phase, Browsing):
+                self._open_browser()
+            self._close_listing()
             assert isinstance(self.phase, Browsing)
             self.phase = dataclasses.replace(self.phase, listing=Listing.of_games(games, "pasted text"), page=0)
 

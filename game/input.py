@@ -15,6 +15,13 @@ While a text field is on screen (the interface says so: ``ui.editing``) the keyb
 typed characters (the window's text input events, so every layout and input method works), Ctrl+V
 or Shift+Insert pastes the clipboard's text, Backspace, Delete, Left, Right, Home and End edit, Enter
 submits, Esc cancels. On the waiting screen Ctrl+C copies the room's link.
+
+Games and positions: in a game, Home, Page Up, Page Down and End step through the moves (and Left
+and Right in a review: the controller reads the arrows there); Ctrl+S saves the game, Ctrl+C copies
+its PDN (on the waiting screen, the room's link) and Ctrl+Shift+C the position's FEN, Ctrl+V pastes
+PDN or a FEN (the clipboard is read here),
+Ctrl+O opens the browser, Ctrl+E the position editor, where 1-4 choose a piece and 0, Delete or
+Backspace removing one. A file dropped on the window is opened, text dropped on it pasted.
 """
 
 from __future__ import annotations
@@ -26,6 +33,7 @@ import pygame
 
 from game import clipboard
 from game import intents as it
+from game.editor import Tool
 
 DRAG_PIXELS = 6  # how far the pointer moves before a press becomes a drag
 WHEEL_PIXELS = 48  # one notch of the wheel scrolls the panel this far
@@ -156,6 +164,10 @@ class Input:
                 self._edit_key(e, out)
             else:
                 self._key(e, out)
+        elif t == pygame.DROPFILE:
+            out.append(it.OpenFile(e.file))
+        elif t == pygame.DROPTEXT:
+            out.append(it.Pasted(e.text))
 
     # --- mouse ----------------------------------------------------------------------------------
 
@@ -163,7 +175,7 @@ class Input:
         self._press = None
         hit = self.ui.hit_at(pos)
         if hit is not None:
-            out.append(hit.intent)
+            out.append(self._pressed(hit.intent))
             return
         if self.ui.grab(pos):
             self._press = _Press("scroll", pos, None, False)
@@ -217,6 +229,7 @@ class Input:
 
     def _key(self, e, out: list) -> None:
         k = e.key
+        ctrl, shift = e.mod & pygame.KMOD_CTRL, e.mod & pygame.KMOD_SHIFT
         if k == pygame.K_F1:
             out.append(it.OpenHelp())
         elif getattr(e, "unicode", "") == "?":  # wherever "?" is on the keyboard
@@ -227,16 +240,20 @@ class Input:
             out.append(it.CursorMove(*_ARROWS[k]))
         elif k in _PRESS_KEYS:
             intent = self.ui.focused_intent()
-            out.append(intent if intent is not None else it.CursorPress())
+            out.append(self._pressed(intent) if intent is not None else it.CursorPress())
         elif k == pygame.K_ESCAPE:
             self.ui.focus = None
             out.append(it.Cancel())
         elif k == pygame.K_TAB:
-            self.ui.move_focus(-1 if e.mod & pygame.KMOD_SHIFT else 1)
-        elif k == pygame.K_z and e.mod & pygame.KMOD_CTRL:
-            out.append(it.Undo())
-        elif k == pygame.K_c and e.mod & pygame.KMOD_CTRL:
-            out.append(it.CopyLink())
+            self.ui.move_focus(-1 if shift else 1)
+        elif ctrl and k == pygame.K_c and not shift and self.ui.shows("room:copy"):
+            out.append(it.CopyLink())  # the waiting screen's link
+        elif ctrl and k in _CTRL_KEYS:
+            out.append(_CTRL_KEYS[k](bool(shift)))
+        elif k in _REVIEW_KEYS and not ctrl:
+            out.append(_REVIEW_KEYS[k])
+        elif k in _TOOL_KEYS and not ctrl:
+            out.append(it.ChooseTool(_TOOL_KEYS[k]))
 
     def _edit_key(self, e, out: list) -> None:
         """A key while a text field is on screen (characters come as text input events instead)."""
@@ -255,3 +272,23 @@ class Input:
             out.append(it.Cancel())
         elif k == pygame.K_TAB:
             self.ui.move_focus(-1 if shift else 1)
+
+    def _pressed(self, intent):
+        """What a press on a button sends: its intent, or for a button that pastes, the text on the
+        clipboard (read here, the only place that reads what the system hands the game)."""
+        return it.Pasted(clipboard.paste()) if isinstance(intent, it.PasteFromClipboard) else intent
+
+
+_CTRL_KEYS = {
+    pygame.K_z: lambda shift: it.Undo(),
+    pygame.K_s: lambda shift: it.SaveGame(),
+    pygame.K_o: lambda shift: it.OpenBrowser(),
+    pygame.K_c: lambda shift: it.CopyFen() if shift else it.CopyPdn(),
+    pygame.K_v: lambda shift: it.Pasted(clipboard.paste()),
+    pygame.K_e: lambda shift: it.EditPosition(),
+}
+_REVIEW_KEYS = {pygame.K_HOME: it.ReviewTo(0), pygame.K_END: it.ReviewTo(None), pygame.K_PAGEUP: it.ReviewStep(-1),
+                pygame.K_PAGEDOWN: it.ReviewStep(1)}
+_TOOL_KEYS = {pygame.K_1: Tool.BLACK_MAN, pygame.K_2: Tool.BLACK_KING, pygame.K_3: Tool.WHITE_MAN,
+              pygame.K_4: Tool.WHITE_KING, pygame.K_0: Tool.ERASE, pygame.K_DELETE: Tool.ERASE,
+              pygame.K_BACKSPACE: Tool.ERASE}

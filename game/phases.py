@@ -305,12 +305,14 @@ class Editing:
 
 @dataclass(frozen=True)
 class Browsing:
-    """The PDN browser over ``under`` (which waits): the recent files and the games folder, then the
-    games of the file being read (``listing``), a page of them at a time."""
+    """The PDN browser over ``under`` (which waits): the recent files and the games folder's, then
+    the games of the file being read (``listing``), a page of them at a time."""
 
     under: ChoosingMode | TurnPhase | Reviewing | Editing
     listing: Listing | None = None
     page: int = 0
+    recent: tuple[str, ...] = ()  # the files opened or saved lately, the latest first
+    folder: tuple[str, ...] = ()  # the games folder's PDN files, the newest first
 
     @property
     def screen(self) -> Screen:

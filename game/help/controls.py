@@ -26,6 +26,16 @@ KEYS = (
     Key("Ctrl+C", "Copy the room's link while you wait for your friend", ("K_c",)),
     Key("Ctrl+V, Shift+Insert", "Paste into a text field (the link of “Join a friend”)", ("K_v", "K_INSERT")),
     Key("Backspace, Delete", "Edit a text field (←, →, Home and End move its caret)", ("K_BACKSPACE", "K_DELETE")),
+    Key("Home, End", "In a game: show its first or last position (a review)", ("K_HOME", "K_END")),
+    Key("Page Up, Page Down", "In a game: step back or forward through the moves (in a review, ← and → too)",
+        ("K_PAGEUP", "K_PAGEDOWN")),
+    Key("Ctrl+S", "Save the game as PDN in the games folder", ("K_s",)),
+    Key("Ctrl+C, Ctrl+Shift+C", "In a game: copy its PDN; copy the position's FEN", ("K_c",)),
+    Key("Ctrl+V", "Elsewhere: paste PDN or a FEN, to open that game or position", ("K_v",)),
+    Key("Ctrl+O", "Open a game from a PDN file", ("K_o",)),
+    Key("Ctrl+E", "Set up a position", ("K_e",)),
+    Key("1 2 3 4, 0", "Setting up a position: Black man, Black king, White man, White king; 0, Delete or "
+        "Backspace removes", ("K_1", "K_2", "K_3", "K_4", "K_0")),
     Key("F1", "Open the Rules", ("K_F1",)),
     Key("?", "Show these keys", (), text="?"),
 )
@@ -33,7 +43,7 @@ KEYS = (
 CONTROL_SECTION_IDS = (
     "controls-start", "controls-select", "controls-captures", "controls-drag", "controls-keyboard",
     "controls-button-table", "controls-views", "controls-draw-offers", "controls-undo", "controls-friend",
-    "controls-settings",
+    "controls-review", "controls-analysis", "controls-files", "controls-editor", "controls-settings",
 )
 
 
@@ -81,6 +91,9 @@ def _controls(first: str, second: str) -> Page:
             "under it, just as a click would.",
             "Tab goes through the buttons (Shift+Tab goes back) and Enter or Space presses the one chosen. "
             "Esc takes back a capture partly entered or drops the selection. Ctrl+Z undoes a move.",
+            "Home, PageUp, PageDown and End go through the moves of the game; Ctrl+S saves it, Ctrl+C copies "
+            "it (Ctrl+Shift+C the position), Ctrl+V pastes a game or a position, Ctrl+O opens one, Ctrl+E "
+            "sets up a position.",
             "F1 opens the Rules, and ? shows the keys at any time during a game.",
             "On the Rules and Controls pages, the wheel, the scrollbar, the arrow keys, Page Up, Page Down, Home "
             "and End scroll (← and → go from section to section), and Back or Esc returns to where you were.",
@@ -131,6 +144,42 @@ def _controls(first: str, second: str) -> Page:
             "the same position.",
             "After the game, “Rematch (swap sides)” starts the next one once you both press it. If you close "
             "the game, the first screen offers “Return to the game with your friend” while the room lasts.",
+        )),
+        Section("controls-review", "Going through a game", (
+            "Any game can be stepped through, whether it is going on, finished or opened from a file: the "
+            "arrows under “Review” in the panel, Home, PageUp, PageDown and End, or a press on a move in the "
+            "move list. The board shows that position, with the move that led to it drawn as an orange line.",
+            "Against the computer, it waits while you look back. “Back to the game” (or Esc, or End) returns "
+            "to the game as it stands.",
+            "“Play from here” goes on from the position shown: against the computer (Easy, Medium or Hard, "
+            "you take the side to move) or two players. The moves before it come along, so a position "
+            "repeated earlier counts toward a draw by repetition.",
+        )),
+        Section("controls-analysis", "The computer's analysis", (
+            "“Analyze” lets the computer study the position shown for as long as you like: the panel shows "
+            "who is ahead and by how many men, how deep it has looked, and the moves it expects.",
+            "A blue arrow on the board shows its best move, and a bar beside the board who is better. It "
+            "follows the position as you step through the game; press “Analyze” again to stop it.",
+            "In a game against the computer, “Hint” shows the move it would play in your place.",
+            "“Analyze game” has the computer look at every move of the game, which takes a few seconds. "
+            "Moves that lost a lot are marked ? (a mistake) and ?? (a blunder) in the move list, and a graph "
+            "shows the score over the game: press it to go to that move.",
+        )),
+        Section("controls-files", "Saving and opening games", (
+            "“Save game” keeps the game as a PDN file, the format checkers and draughts players trade games "
+            "in, in the Checkers 3D folder of your documents, named from the date and the players; the "
+            "game report's marks and scores go in with it. “Copy PDN” and “Copy FEN” put the game, or the "
+            "position, on the clipboard.",
+            "“Open a game…” lists the files you opened lately and those in that folder. Or drop a PDN file on "
+            "the window, or paste a game or a FEN with Ctrl+V. A file of several games lists them (players, "
+            "event, result) to choose from. A file that can't be read says why, and the game goes on.",
+        )),
+        Section("controls-editor", "Setting up a position", (
+            "“Set up a position” opens the editor on the position shown. Choose a piece, then press the "
+            "squares to put it there (press again to take it away); choose the side to move; clear the board "
+            "or go back to the start position; copy or paste the position as FEN.",
+            "The editor says why a position can't be played (a man on the row where it would be crowned, "
+            "more pieces than a side starts with); then “Play from here” against the computer or two players.",
         )),
         Section("controls-settings", "Settings", (
             "Under Settings you can write moves with square names (c3-d4) or with the tournament numbers "

@@ -5,6 +5,7 @@ They are pure functions of the state and the time."""
 
 from __future__ import annotations
 
+import math
 from itertools import pairwise
 from typing import NamedTuple
 
@@ -31,6 +32,7 @@ MUST_CAPTURE_RING = ((1.0, 0.80, 0.28, 0.95), 0.49, 0.425)
 CAPTURED_RING = ((0.92, 0.16, 0.10, 0.95), 0.20, 0.145)
 LAST_MOVE_LINE = ((1.0, 0.56, 0.12, 1.0), 0.05)  # opaque, so the joins don't show
 ENTERED_PATH = ((1.0, 0.80, 0.28, 0.95), 0.045, 0.12)  # a capture partly entered: line width, stop dot
+BEST_MOVE_ARROW = ((0.30, 0.66, 1.0, 0.95), 0.055, 0.34)  # the engine's best move: line width, head length
 CURSOR_SQUARE = ((0.40, 0.78, 1.0, 0.95), 0.485, 0.435)
 SHADOW = (0.0, 0.0, 0.0)
 
@@ -110,8 +112,8 @@ def piece_rows(state: RenderState, t: float) -> tuple[Instances, Instances]:
 
 
 def marker_rows(state: RenderState) -> np.ndarray:
-    """Decal rows for the last move, captures, a capture partly entered, targets, must-capture rings
-    and the cursor."""
+    """Decal rows for the last move, captures, the engine's best move, a capture partly entered,
+    targets, must-capture rings and the cursor."""
     variant = state.position.variant
     rows = []
 
@@ -128,6 +130,8 @@ def marker_rows(state: RenderState) -> np.ndarray:
         rows.append((ax, az, ax, az, width * 2.2, 0.0, DECAL_MARK_Y, KIND_DISC, *colour))  # where it started
         for sq in state.last_move.captured:
             mark(sq, CAPTURED_RING[0], CAPTURED_RING[1], CAPTURED_RING[2], KIND_RING)
+    if state.best_move is not None:
+        rows.extend(arrow_rows(variant, state.best_move.path))
     if len(state.entered) > 1:
         colour, width, dot = ENTERED_PATH
         path = [square_center(variant, sq) for sq in state.entered]
@@ -144,3 +148,19 @@ def marker_rows(state: RenderState) -> np.ndarray:
     if state.cursor is not None:
         mark(state.cursor, CURSOR_SQUARE[0], CURSOR_SQUARE[1], CURSOR_SQUARE[2], KIND_SQUARE)
     return np.array(rows, dtype="f4").reshape(-1, 12)
+
+
+def arrow_rows(variant: Variant, path: tuple[int, ...]) -> list[tuple]:
+    """Decal rows of an arrow along ``path``: a line through its squares and a head of two short
+    strokes at its end, 35 degrees either side of the last leg."""
+    colour, width, head = BEST_MOVE_ARROW
+    points = [square_center(variant, sq) for sq in path]
+    rows = [(ax, az, bx, bz, width, 0.0, DECAL_MARK_Y, KIND_DISC, *colour) for (ax, az), (bx, bz) in pairwise(points)]
+    (ax, az), (bx, bz) = points[-2], points[-1]
+    length = math.hypot(bx - ax, bz - az)
+    dx, dz = (ax - bx) / length, (az - bz) / length  # back along the last leg
+    for angle in (math.radians(35), -math.radians(35)):
+        hx = dx * math.cos(angle) - dz * math.sin(angle)
+        hz = dx * math.sin(angle) + dz * math.cos(angle)
+        rows.append((bx, bz, bx + head * hx, bz + head * hz, width, 0.0, DECAL_MARK_Y, KIND_DISC, *colour))
+    return rows

@@ -26,6 +26,7 @@ class RenderState:
     final_targets: frozenset[int] = frozenset()  # green rings: final squares of multi-captures
     must_capture: frozenset[int] = frozenset()  # gold rings at the base of pieces that must capture
     last_move: Move | None = None  # orange line along its path, small red rings where it captured
+    best_move: Move | None = None  # the engine's best move (analysis, hint): a blue arrow along its path
     cursor: int | None = None  # the keyboard cursor's square
     show_numbers: bool = False  # PDN square numbers on the dark squares
     animation: MoveAnimation | None = None

@@ -24,6 +24,7 @@ class Layout:
     board: pygame.Rect
     panel: pygame.Rect
     narrow: bool  # the panel is under the board
+    side: int = 0  # a strip this wide left of the 3D view, beside the board (the evaluation bar)
 
     def regions(self, over_view: bool) -> list[pygame.Rect]:
         """The parts of the window the interface draws on: the panel and the bars, and the 3D view
@@ -35,11 +36,19 @@ class Layout:
         return [r for r in rects if r.width > 0 and r.height > 0]
 
     @property
-    def bars(self) -> tuple[pygame.Rect, pygame.Rect]:
-        """The bars above and below the 3D view (opaque: the interface paints their background)."""
+    def bars(self) -> tuple[pygame.Rect, ...]:
+        """The bars above and below the 3D view, and the strip beside it when there is one (opaque: the
+        interface paints their background)."""
         view = self.view
-        return (pygame.Rect(self.board.x, self.board.y, self.board.width, view.y - self.board.y),
+        bars = (pygame.Rect(self.board.x, self.board.y, self.board.width, view.y - self.board.y),
                 pygame.Rect(self.board.x, view.bottom, self.board.width, self.board.bottom - view.bottom))
+        return bars + (self.side_strip,) if self.side else bars
+
+    @property
+    def side_strip(self) -> pygame.Rect:
+        """The strip left of the 3D view (empty when ``side`` is 0)."""
+        view = self.view
+        return pygame.Rect(self.board.x, view.y, self.side, view.height)
 
     @property
     def stacked_bars(self) -> bool:
@@ -51,7 +60,7 @@ class Layout:
     def view(self) -> pygame.Rect:
         bar = BAR_H if self.board.height >= 360 else BAR_H - 10
         top = bar + (VIEW_ROW_H if self.stacked_bars else 0)
-        return pygame.Rect(self.board.x, self.board.y + top, self.board.width,
+        return pygame.Rect(self.board.x + self.side, self.board.y + top, self.board.width - self.side,
                            max(50, self.board.height - top - bar))
 
 
@@ -61,14 +70,14 @@ def _board_size(layout: Layout) -> float:
     return min(view.width, view.height * BOARD_ASPECT)
 
 
-def compute_layout(width: int, height: int) -> Layout:
+def compute_layout(width: int, height: int, side: int = 0) -> Layout:
     """The panel to the right of the board, or below it where that leaves the board larger (narrow or
-    portrait windows), as the specification has it."""
+    portrait windows), as the specification has it; ``side``: a strip that wide left of the 3D view."""
     width, height = max(width, 200), max(height, 200)
     panel_w = min(MAX_PANEL_W, max(MIN_PANEL_W, int(width * 0.31)))
     beside = Layout(width, height, pygame.Rect(0, 0, width - panel_w, height),
-                    pygame.Rect(width - panel_w, 0, panel_w, height), False)
+                    pygame.Rect(width - panel_w, 0, panel_w, height), False, side)
     board_h = int(min(width * 0.95, height * 0.56))
     below = Layout(width, height, pygame.Rect(0, 0, width, board_h),
-                   pygame.Rect(0, board_h, width, height - board_h), True)
+                   pygame.Rect(0, board_h, width, height - board_h), True, side)
     return beside if _board_size(beside) >= _board_size(below) else below

@@ -23,10 +23,25 @@ import pygame
 from engine import VARIANTS, coords_square, square_name
 from game import intents as it
 from game.controller import Controller
-from game.phases import ChoosingMode, ConfirmingNewGame, HelpPage, InGame, Level, Mode, ReadingHelp, Resuming, RoomPhase, Screen
+from game.phases import (
+    Browsing,
+    ChoosingMode,
+    ConfirmingNewGame,
+    Editing,
+    HelpPage,
+    InGame,
+    Level,
+    Mode,
+    ReadingHelp,
+    Resuming,
+    Reviewing,
+    RoomPhase,
+    Screen,
+)
 from game.settings import Notation, View
 
-from . import online_screen
+from . import editor as editor_ui
+from . import online_screen, pdn_browser, study
 from . import theme as th
 from .column import SECTION_GAP, Placed, ScrollView, Section, arrange, column_height
 from .help_screen import HelpScreen, draw_keys_card
@@ -60,6 +75,8 @@ def notation_example(variant: Variant, notation: Notation) -> str:
         return f"{start}-{end}"
     return f"{square_name(variant, start)}-{square_name(variant, end)}"
 
+
+UNFOCUSED = ("cell:", "ply:", "graph:")  # squares, moves, graph columns: pressed, not reached with Tab
 
 CONTROLS_HELP = (
     "Press a piece, then a green dot; or drag the piece there.",
@@ -146,15 +163,23 @@ class Interface:
         self._measuring = False
         self._grab: _Grab | None = None
         self._screen: tuple | None = None  # _screen_key of what was last drawn
+        self._review_row: int | None = None  # the move shown when the move list last followed a review
         self._hover: str | None = None
         self._now = 0.0
 
     # --- queries --------------------------------------------------------------------------------
 
     def resize(self, size: tuple[int, int]) -> None:
-        self.layout = compute_layout(*size)
+        self.layout = compute_layout(*size, side=self.layout.side)
         self.surface = pygame.Surface((self.layout.width, self.layout.height), pygame.SRCALPHA)
         self._panel_key = self._bars_key = None
+
+    def _follow_evaluation(self, c: Controller) -> None:
+        """The strip for the evaluation bar beside the board, while it is shown."""
+        side = study.EVAL_BAR_W + 2 * 10 if study.shows_evaluation(c) else 0
+        if side != self.layout.side:
+            self.layout = compute_layout(self.layout.width, self.layout.height, side=side)
+            self._panel_key = self._bars_key = None
 
     def hit_at(self, pos) -> Hit | None:
         """The enabled hit under ``pos`` (the last drawn wins: overlays are drawn after the panel)."""
@@ -166,7 +191,7 @@ class Interface:
     def move_focus(self, step: int) -> None:
         """Tab / Shift-Tab: the next pressable thing, scrolled into view; past the last one the focus
         returns to the board."""
-        ids = [h.id for h in self.hits if h.enabled and not h.id.startswith("cell:")]
+        ids = [h.id for h in self.hits if h.enabled and not h.id.startswith(UNFOCUSED)]
         if not ids:
             self.focus = None
             return
@@ -186,6 +211,10 @@ class Interface:
         contents (``help_screen.GoToSection``)."""
         if self.full_page:
             self.help.navigate(move)
+
+    def shows(self, hit_id: str) -> bool:
+        """Whether the pressable thing ``hit_id`` is on screen now (and enabled)."""
+        return any(h.id == hit_id and h.enabled for h in self.hits)
 
     def focused_intent(self):
         for h in self.hits:
@@ -261,6 +290,7 @@ class Interface:
         screen = self._screen_key(c)
         if screen != self._screen:  # another screen or a new game: the Tab focus starts again
             self._screen, self.focus = screen, None
+        self._follow_evaluation(c)
         hover = self.hit_at(self.mouse)
         self._hover = hover.id if hover else None
         state = (c.version, self._hover, self.focus, self.layout.width, self.layout.height)
@@ -313,6 +343,10 @@ class Interface:
         self._view_order = []
         pygame.draw.rect(self.surface, th.PANEL, self.layout.panel)
         match c.phase:
+            case Browsing() as browsing:
+                head, columns = pdn_browser.sections(self, c, browsing)
+            case Editing() as editing:
+                head, columns = editor_ui.sections(self, c, editing)
             case ChoosingMode() as choosing:
                 head, columns = self._mode_sections(c, choosing, loading)
             case InGame() as play:
@@ -328,10 +362,14 @@ class Interface:
 
     @staticmethod
     def _screen_key(c: Controller) -> tuple:
-        """What the panel shows: the mode screen (asking a question or not), a room screen, or which game
-        (the help screen: neither)."""
+        """What the panel shows: the mode screen (asking a question or not), a room screen, which game,
+        the editor, the browser (which file); the help screen: none of them."""
         if c.screen is Screen.HELP:
             return ("help",)
+        if isinstance(c.phase, Browsing):
+            return "browser", id(c.phase.listing)
+        if c.editing is not None:
+            return ("editor",)
         if c.in_game is not None:
             return "game", id(c.game)
         if isinstance(c.phase, Resuming):
@@ -349,10 +387,15 @@ class Interface:
         self.countdown = None
         self.over_view = False
         self.editing = False
+        if self.layout.side:
+            study.evaluation_bar(self, c, self.layout.side_strip)
         if c.in_game is not None or isinstance(c.phase, Resuming):
             self._board_overlays(c, c.in_game)
         elif isinstance(c.phase, RoomPhase):
             online_screen.room_card(self, c, c.phase)
+        elif c.editing is not None:
+            self._view_buttons(c)
+            self._status(c, self._status_area())
 
     # --- layout ---------------------------------------------------------------------------------
 
@@ -544,7 +587,9 @@ class Interface:
         head = [Section("title", self._mode_title), Section("new-game?", partial(self._asking, choosing))]
         first = [Section("rules", partial(self._rules, c)),
                  Section("help", self._help_buttons),
-                 Section("vs-computer", partial(self._vs_computer, c))]
+                 Section("vs-computer", partial(self._vs_computer, c)),
+                 Section("games", partial(study.mode_section, self, c)),
+                 Section("games-help", partial(study.mode_help, self), optional=True)]
         second = [Section("play-second", partial(self._play_second, c)),
                   Section("hotseat", self._hotseat),
                   Section("back", partial(self._back, c, choosing)),
@@ -692,6 +737,10 @@ class Interface:
         moves = Section("moves", partial(self._move_list, c, play), fill=True,
                         min_h=self._move_list_height(MOVE_LIST_ROWS))
         rest = [Section("legal-moves", partial(self._legal_moves, c, play)), moves,
+                Section("review", partial(study.review_section, self, c, play)),
+                Section("engine", partial(study.engine_section, self, c, play)),
+                Section("report", partial(study.report_section, self, c, play)),
+                Section("files", partial(study.files_section, self, c)),
                 Section("settings", partial(self._settings, c, False))]
         size = c.variant.size
         if n == 2:
@@ -730,15 +779,16 @@ class Interface:
         info = self._info(c, play, right, y + 22, x + w - right, compact=True)
         return max(bottom, info + 22)
 
-    def _table(self, c: Controller, play: InGame, table_w: int, x, y, w) -> int:
-        """The "Button controls" table: the board as buttons, turned like the 3D board, ``table_w``
-        wide. Returns the height used."""
+    def _table(self, c: Controller, play: InGame | None, table_w: int, x, y, w) -> int:
+        """The "Button controls" table: the board shown (a review's position, the editor's board) as
+        buttons, turned like the 3D board, ``table_w`` wide. Returns the height used."""
         v = c.variant
         n = v.size
         top = y
         y += self._heading(x, y, "Button controls")
         cell = max(14, min(table_w // n, 44))
-        pieces = play.game.position.pieces()
+        shown = c.shown_position()
+        pieces = shown.pieces() if shown is not None else {}
         targets, rings = c.targets(), c.final_rings()
         capturers = c.capturers()
         flipped = c.second_side_near()
@@ -808,6 +858,10 @@ class Interface:
                                             ("Keep playing", it.Cancel(), {})]) - top
         if isinstance(c.phase, ConfirmingNewGame):
             return self._new_game_question(play.mode, x, y, w, "Keep playing")
+        if isinstance(play, Reviewing):  # nothing to offer, undo or resign in a review
+            items: list[tuple[str, it.Intent, dict]] = [
+                ("Play again", it.PlayAgain(), {}), ("Change mode", it.ChangeMode(), {}), ("Flip board", it.FlipBoard(), {})]
+            return self._flow(x, y, w, items, f=th.small_font(), pad=10)
         can_offer = human and g.can_offer_draw()[0]
         self._button((x, y, w, th.BUTTON_H), "Offer a draw with your next move", it.OfferDraw(),
                      enabled=human and (can_offer or c.offer_armed), active=c.offer_armed, hit_id="btn:offer")
@@ -830,8 +884,7 @@ class Interface:
     def _info(self, c: Controller, play: InGame, x, y, w, compact: bool = False) -> int:
         """Pieces left (men and kings), moves left before an automatic draw, the last move. Returns
         the height used."""
-        g = play.game
-        pos = g.position
+        pos = c.shown_position() or play.game.position
         top = y
         f = th.small_font() if compact else th.body_font()
         y += self._heading(x, y, "Pieces left")
@@ -860,6 +913,8 @@ class Interface:
         return y - top
 
     def _legal_moves(self, c: Controller, play: InGame, x, y, w) -> int:
+        if isinstance(play, Reviewing):
+            return 0
         top = y
         y += self._heading(x, y, "Legal moves")
         moves = c.legal_moves()
@@ -877,7 +932,9 @@ class Interface:
 
     def _move_list(self, c: Controller, play: InGame, x, y, w, h) -> int:
         """The moves played, a row per move of each side, in a list of its own that scrolls (it
-        follows the latest move unless the player scrolled up). Fills height ``h``."""
+        follows the latest move unless the player scrolled up; in a review, the move shown). A press
+        on a move shows the position after it; the game report's marks follow the moves. Fills
+        height ``h``."""
         top = y
         y += self._heading(x, y, "Moves")
         g = play.game
@@ -885,43 +942,96 @@ class Interface:
         if not g.ply:
             self._label(x, y, "No moves yet", f, th.MUTED)
             return h
-        rows: list[tuple[int, str, str]] = []
-        for before, move, offered in zip(g.positions, g.moves, g.draw_offers, strict=False):
-            text = c.move_text(move, before) + (" (=)" if offered else "")
+        report = c.current_report()
+        marks = report.marks() if report is not None else {}
+        rows: list[tuple[int, tuple[int, str] | None, tuple[int, str] | None]] = []  # number, (ply, text) each side
+        for index, (before, move, offered) in enumerate(zip(g.positions, g.moves, g.draw_offers, strict=False)):
+            cell = (index + 1, c.move_text(move, before) + marks.get(index, "") + (" (=)" if offered else ""))
             first = before.turn is c.variant.first_player
             if first or not rows:
-                rows.append((len(rows) + 1, text if first else "…", "" if first else text))
+                rows.append((len(rows) + 1, cell if first else None, None if first else cell))
             else:
-                rows[-1] = (rows[-1][0], rows[-1][1], text)
+                rows[-1] = (rows[-1][0], rows[-1][1], cell)
         line_h = f.get_linesize() + 2
         box = pygame.Rect(x, y, w, (top + h - y) // line_h * line_h)  # whole rows at either end
+        shown = c.shown_ply() if isinstance(play, Reviewing) else None
+        self._follow_review_row(rows, shown, line_h, box, id(g))
+        col_w = min(120, (w - 42) // 2)
         with self._scrolled("moves", box, len(rows) * line_h, id(g), follows_end=True, news=g.ply) as offset:
             first_row = offset // line_h
             for i in range(first_row, min(len(rows), first_row + box.height // line_h + 2)):
                 number, a, b = rows[i]
                 ry = box.y - offset + i * line_h
                 self._label(x, ry, f"{number}.", f, th.MUTED, right=x + 34)
-                self._label(x + 42, ry, a, f)
-                self._label(x + 42 + min(120, (w - 42) // 2), ry, b, f)
+                for side, cx in ((a, x + 42), (b, x + 42 + col_w)):
+                    if side is not None:
+                        self._move_cell(side, cx, ry, col_w - 6, line_h, f, shown, marks)
+                    elif cx == x + 42:
+                        self._label(cx, ry, "…", f)
         return h
+
+    def _move_cell(self, cell: tuple[int, str], x, y, w, h, f, shown: int | None, marks: dict[int, str]) -> None:
+        """One move of the list: pressable (shows the position after it), highlighted when shown."""
+        ply, text = cell
+        rect = pygame.Rect(x - 3, y, min(w, f.size(text)[0] + 6), h)
+        hit_id = f"ply:{ply}"
+        if ply == shown:
+            pygame.draw.rect(self.surface, th.ACCENT, rect, border_radius=3)
+        elif self._hover == hit_id:
+            pygame.draw.rect(self.surface, th.BUTTON_HOVER, rect, border_radius=3)
+        mark = marks.get(ply - 1, "")
+        colour = th.ACCENT_TEXT if ply == shown else study.MARK_COLOURS.get(mark, th.TEXT)
+        self._label(x, y, text, f, colour)
+        if not self._measuring:
+            self.hits.append(Hit(rect, it.ReviewTo(ply), hit_id, True, self._clip, self._in_views))
+
+    def _follow_review_row(self, rows, shown: int | None, line_h: int, box: pygame.Rect, key) -> None:
+        """In a review, bring the row of the move shown into the list's view when that move changes
+        (the player may scroll the list freely in between)."""
+        view = self.views.get("moves")
+        if shown is None or self._measuring or view is None or view.key != key or shown == self._review_row:
+            self._review_row = shown if not self._measuring else self._review_row
+            return
+        self._review_row = shown
+        row = next((i for i, (_, a, b) in enumerate(rows) if any(cl is not None and cl[0] == shown for cl in (a, b))),
+                   0 if shown == 0 else None)
+        if row is None:
+            return
+        height = box.height
+        offset = view.offset
+        if row * line_h < offset:
+            offset = row * line_h
+        elif (row + 1) * line_h > offset + height:
+            offset = (row + 1) * line_h - height
+        view.offset = max(0, min(offset, len(rows) * line_h - height))
+        view.at_end = view.offset >= len(rows) * line_h - height
 
     # --- over the board -------------------------------------------------------------------------
 
-    def _board_overlays(self, c: Controller, play: InGame | None) -> None:
-        """The status line and the view buttons above the board; below it, in a game (``play``), the
-        buttons and the draw countdown; over it the result."""
+    def _view_buttons(self, c: Controller) -> None:
+        """The view buttons, top right of the board."""
         b = self.layout.board
-        # view buttons, top right
         vw = 92 if not self.layout.stacked_bars else 84
         vx = b.right - 14 - 2 * vw - th.GAP
         for i, (view, label) in enumerate(VIEW_TITLES.items()):
             self._button((vx + i * (vw + th.GAP), b.y + 12, vw, 32), label, it.SetView(view),
                          active=c.view == view, hit_id=f"view:{view}", font=th.small_font())
-        # the status line: top left, or under the view buttons on a narrow board
+
+    def _status_area(self) -> pygame.Rect:
+        """Where the status line goes: top left, or under the view buttons on a narrow board."""
+        b = self.layout.board
         if self.layout.stacked_bars:
-            self._status(c, pygame.Rect(b.x + 14, b.y + 12 + 32 + 8, b.width - 28, 0))
-        else:
-            self._status(c, pygame.Rect(b.x + 14, b.y + 10, vx - th.GAP * 2 - b.x - 14, 0))
+            return pygame.Rect(b.x + 14, b.y + 12 + 32 + 8, b.width - 28, 0)
+        vw = 92
+        vx = b.right - 14 - 2 * vw - th.GAP
+        return pygame.Rect(b.x + 14, b.y + 10, vx - th.GAP * 2 - b.x - 14, 0)
+
+    def _board_overlays(self, c: Controller, play: InGame | None) -> None:
+        """The status line and the view buttons above the board; below it, in a game (``play``), the
+        buttons and the draw countdown; over it the result."""
+        b = self.layout.board
+        self._view_buttons(c)
+        self._status(c, self._status_area())
         if play is None:
             return
         # below the board: Deselect, Accept draw, the draw countdown
@@ -954,7 +1064,7 @@ class Interface:
                 x += bw + th.GAP
                 i += 1
             y += th.BUTTON_H + th.GAP
-        if play.game.is_over:
+        if play.game.is_over and not isinstance(play, Reviewing):
             self._result_card(c)
 
     @staticmethod

@@ -50,10 +50,12 @@ def second_display(display):
 
 @pytest.fixture
 def open_app(display, tmp_path, monkeypatch):
-    """Opens the game's window in this process on the virtual screen (saves in ``tmp_path``, no sound;
-    ``options`` go to ``App``) and steps it until ``until(app)`` holds; the window is closed after the test."""
+    """Opens the game's window in this process on the virtual screen (saves and saved games in
+    ``tmp_path``, no sound; ``options`` go to ``App``) and steps it until ``until(app)`` holds; the
+    window is closed after the test."""
     monkeypatch.setenv("DISPLAY", display)
     monkeypatch.setenv("CHECKERS3D_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("CHECKERS3D_GAMES_DIR", str(tmp_path / "games"))
     monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
     monkeypatch.delenv("SDL_VIDEODRIVER", raising=False)
     opened = []

@@ -53,7 +53,8 @@ def test_a_window_opens_after_an_offscreen_picture_in_the_same_process(display, 
     out = tmp_path / "board.png"
     code = (f"from game.render.offscreen import screenshot; screenshot({str(out)!r}, (64, 48)); "
             "from game.app import App; app = App((320, 240)); app.close(); print('window opened')")
-    env = dict(os.environ, DISPLAY=display, CHECKERS3D_DATA_DIR=str(tmp_path), SDL_AUDIODRIVER="dummy")
+    env = dict(os.environ, DISPLAY=display, CHECKERS3D_DATA_DIR=str(tmp_path),
+               CHECKERS3D_GAMES_DIR=str(tmp_path / "games"), SDL_AUDIODRIVER="dummy")
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and "window opened" in done.stdout, done.stderr
     assert out.stat().st_size > 0

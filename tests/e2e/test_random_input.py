@@ -75,8 +75,8 @@ def _check(controller, checked: int) -> int:
     has its game and mode; returns how many moves are checked."""
     from game.phases import InGame, Screen
 
-    if controller.screen is Screen.GAME:
-        assert isinstance(controller.phase, InGame) and controller.game is not None and controller.mode is not None
+    if controller.screen is Screen.GAME:  # a game, or the browser over one
+        assert isinstance(controller.in_game, InGame) and controller.game is not None and controller.mode is not None
     g = controller.game
     if g is None:
         return 0

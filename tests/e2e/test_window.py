@@ -139,7 +139,8 @@ def children_of(pid: int) -> list[int]:
 
 @pytest.fixture
 def player(display, tmp_path):
-    env = dict(os.environ, DISPLAY=display, CHECKERS3D_DATA_DIR=str(tmp_path), SDL_AUDIODRIVER="dummy")
+    env = dict(os.environ, DISPLAY=display, CHECKERS3D_DATA_DIR=str(tmp_path),
+               CHECKERS3D_GAMES_DIR=str(tmp_path / "games"), SDL_AUDIODRIVER="dummy")
     proc = subprocess.Popen([sys.executable, "main.py", "--window", "1280x800"], cwd=ROOT, env=env)
     try:
         yield Player(display, tmp_path, proc)

@@ -1,5 +1,5 @@
-"""Fixtures of the controller and storage tests: storage in a temporary directory, a scripted
-computer, a controller on the game screen."""
+"""Fixtures of the controller and storage tests: storage and the games folder in a temporary
+directory, a scripted computer, a controller on the game screen."""
 
 from __future__ import annotations
 
@@ -11,6 +11,16 @@ from engine.game import Game
 from game.controller import Controller
 from game.phases import Level, Mode
 from game.storage import Storage
+
+
+@pytest.fixture(autouse=True)
+def games_folder(tmp_path, monkeypatch):
+    """Saved games go to a temporary folder, never the user's documents."""
+    from game.files import ENV_GAMES_DIR
+
+    folder = tmp_path / "Documents" / "Checkers 3D"
+    monkeypatch.setenv(ENV_GAMES_DIR, str(folder))
+    return folder
 
 
 @pytest.fixture

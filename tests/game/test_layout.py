@@ -4,6 +4,7 @@ inside the area that scrolls it, and every pressable thing can be scrolled into 
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pygame
@@ -12,8 +13,12 @@ from support import position, sq
 
 from engine import AMERICAN, INTERNATIONAL, Color
 from engine.game import Game
+from engine.pdn import read_text
 from game import intents as it
+from game.analysis import GameScored, Line, LineFound
 from game.controller import Controller
+from game.editor import Setup
+from game.files import Listing
 from game.phases import EnteringLink, EnteringServer, GameOver, JoiningRoom, Level, Mode, Resuming, Room, WaitingForFriend
 from game.ui import Interface
 from game.ui.panel import Hit
@@ -36,7 +41,7 @@ def played(variant, plies: int, seed: int = 7) -> Game:
     return g
 
 
-def states(variant, make, opponent, storage):
+def states(variant, make, opponent, storage, games_folder):
     """(name, controller, loading text) in the phases a player meets."""
     out = []
     c = Controller(storage=storage)
@@ -95,6 +100,7 @@ def states(variant, make, opponent, storage):
     opponent.fail("the engine process stopped")
     c.update()
     out.append(("the computer failed", c, None))
+    out.extend(study_states(variant, storage, games_folder))
     if variant is INTERNATIONAL:
         c = make(start=position("W", ["K46", "K47"], ["K5"], variant=INTERNATIONAL), variant=INTERNATIONAL)
         c.handle(it.OfferDraw())
@@ -139,6 +145,70 @@ def friend_states(variant, storage):
     c = Controller(storage=storage)
     c.phase = GameOver(game, friend)
     out.append(("a friend's game over", c, None))
+    return out
+
+
+class Analyst:
+    """Stands in for the engine where only the panel is looked at: asked nothing back."""
+
+    def analyze(self, game, seconds=None):
+        pass
+
+    def analyze_game(self, game):
+        pass
+
+    def stop(self):
+        pass
+
+    def poll(self):
+        return []
+
+
+def study_states(variant, storage, games_folder):
+    """The review with the analysis and the game report, a hint, the editor and the browser (issue 12)."""
+    out = []
+    game = played(variant, 40)
+    c = Controller(storage=storage, analyst=Analyst())
+    c.open_game(game, Mode(Level.MEDIUM, variant.first_player))
+    c.handle(it.ReviewTo(17))
+    c.handle(it.AnalyzeGame())
+    scores = [(-1) ** ply * (ply * 13 % 250 - 90) for ply in range(len(game.positions))]
+    best = [pos.move_text(pos.legal_moves()[0]) if pos.legal_moves() else "" for pos in game.positions]
+    c._on_analysis(GameScored(tuple(scores), tuple(best)))
+    c.handle(it.ToggleAnalysis())
+    pv, pos = [], game.positions[17]
+    while len(pv) < 12 and pos.legal_moves():
+        pv.append(pos.move_text(pos.legal_moves()[0]))
+        pos = pos.play(pos.legal_moves()[0])
+    c._on_analysis(LineFound(Line(18, 135, tuple(pv), game.positions[17].parse_move(pv[0]))))
+    out.append(("a review with the analysis and the game report", c, None))
+
+    c = Controller(storage=storage, analyst=Analyst())
+    c.open_game(played(variant, 9), Mode(Level.EASY, variant.first_player))
+    c.handle(it.Hint())
+    out.append(("a hint asked for", c, None))
+
+    c = Controller(storage=storage)
+    c.settings.variant = variant.name
+    c.handle(it.EditPosition())
+    start = Setup.start(variant)
+    c.phase = dataclasses.replace(c.phase, setup=start.put(1, start.pieces[variant.squares]))
+    out.append(("the editor, a man on its crowning row", c, None))
+
+    games_folder.mkdir(parents=True, exist_ok=True)
+    saved = games_folder / "2025-03-04 14.05 Someone with a rather long name - Checkers 3D (Hard).pdn"
+    saved.write_text("*")
+    storage.add_recent_file(str(saved))
+    c = Controller(storage=storage)
+    c.handle(it.OpenBrowser())
+    out.append(("the browser's files", c, None))
+
+    c = Controller(storage=storage)
+    games = read_text("\n".join(f'[Event "Tournament {i}"][White "A very long player name {i}"][Black "B"]'
+                                 '[Result "1-0"] *' for i in range(45)))
+    c.handle(it.OpenBrowser())
+    c.phase = dataclasses.replace(c.phase, listing=Listing.of_games(games, "many.pdn"))
+    out.append(("a file's games", c, None))
     return out
 
 
@@ -187,8 +257,8 @@ def reachable(ui: Interface, c, loading, hit: Hit, what: str) -> None:
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.name)
-def test_no_overlaps_and_everything_reachable_at_every_size(variant, make, opponent, storage):
-    for name, c, loading in states(variant, make, opponent, storage):
+def test_no_overlaps_and_everything_reachable_at_every_size(variant, make, opponent, storage, games_folder):
+    for name, c, loading in states(variant, make, opponent, storage, games_folder):
         for size in SIZES:
             what = f"{variant.name}, {name}, {size[0]}x{size[1]}"
             ui = drawn(size, c, loading)

@@ -20,13 +20,6 @@ from game.phases import Browsing, HumanToMove, Level, Mode, Reviewing
 DATA = Path(__file__).resolve().parents[1] / "data" / "pdn"
 
 
-@pytest.fixture(autouse=True)
-def games_folder(tmp_path, monkeypatch):
-    folder = tmp_path / "Documents" / "Checkers 3D"
-    monkeypatch.setenv(files.ENV_GAMES_DIR, str(folder))
-    return folder
-
-
 def read(c: Controller) -> None:
     """Let the browser's file be read to its end (a thread), as the window's frames would."""
     listing = c.phase.listing if isinstance(c.phase, Browsing) else None
