@@ -13,7 +13,7 @@ from game.phases import Editing, Level
 
 from . import theme as th
 from .column import Section
-from .study import LEVEL_TITLES
+from .study import LEAVING, LEVEL_TITLES
 
 if TYPE_CHECKING:
     from game.controller import Controller
@@ -31,7 +31,7 @@ def sections(ui: Interface, c: Controller, editing: Editing) -> tuple[list[Secti
              Section("board", partial(_board, ui))]
     second = [Section("fen", partial(_fen, ui, editing)),
               Section("check", partial(_check, ui, editing)),
-              Section("play", partial(_play, ui, editing)),
+              Section("play", partial(_play, ui, c, editing)),
               Section("notes", partial(ui._notes, c)),
               Section("spacer", lambda x, y, w, h: h, fill=True),
               Section("settings", partial(ui._settings, c, False))]
@@ -101,13 +101,15 @@ def _check(ui: Interface, editing: Editing, x, y, w) -> int:
     return y - 4 - top
 
 
-def _play(ui: Interface, editing: Editing, x, y, w) -> int:
+def _play(ui: Interface, c: Controller, editing: Editing, x, y, w) -> int:
     top = y
     ok = editing.setup.check().is_playable
     y += ui._heading(x, y, "Play from here")
     who = editing.setup.turn.label.capitalize()
     y += ui._wrapped(x, y, w, f"You play {who} (to move) against the computer, or two players", th.small_font(),
                      th.MUTED) + 4
+    if c.leaving_counts():
+        y += ui._wrapped(x, y, w, LEAVING, th.small_font(), th.ACCENT) + 4
     items: list[tuple[str, it.Intent, dict]] = [
         (LEVEL_TITLES[level], it.PlayFromHere(level), {"enabled": ok, "hit_id": f"from:{level}"}) for level in Level]
     items += [("2 players", it.PlayFromHere(None), {"enabled": ok, "hit_id": "from:players"}),

@@ -17,6 +17,7 @@ from game.phases import Browsing
 
 from . import theme as th
 from .column import Section
+from .study import LEAVING
 
 if TYPE_CHECKING:
     from engine.pdn import PdnGame
@@ -33,7 +34,7 @@ def sections(ui: Interface, c: Controller, browsing: Browsing) -> tuple[list[Sec
     if browsing.listing is None:
         body = [Section("recent", partial(_files, ui, "Recent files", None, browsing.recent, "recent")),
                 Section("folder", partial(_files, ui, "Your games folder", str(games_dir()), browsing.folder, "folder")),
-                Section("how", partial(_how, ui))]
+                Section("how", partial(_how, ui, c))]
     else:
         body = [Section("games", partial(_games, ui, browsing))]
     body.append(Section("close", partial(_close, ui, browsing)))
@@ -123,9 +124,13 @@ def _files(ui: Interface, heading: str, where: str | None, paths: tuple[str, ...
     return y - 4 - top
 
 
-def _how(ui: Interface, x, y, w) -> int:
-    return ui._wrapped(x, y, w, "Or drop a PDN file on the window, or paste PDN or a FEN with Ctrl+V.",
-                       th.small_font(), th.MUTED)
+def _how(ui: Interface, c: Controller, x, y, w) -> int:
+    top = y
+    y += ui._wrapped(x, y, w, "Or drop a PDN file on the window, or paste PDN or a FEN with Ctrl+V.",
+                     th.small_font(), th.MUTED)
+    if c.leaving_counts():
+        y += 4 + ui._wrapped(x, y, w, LEAVING, th.small_font(), th.ACCENT)
+    return y - top
 
 
 def game_line(game: PdnGame) -> tuple[str, str]:

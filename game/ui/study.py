@@ -28,6 +28,7 @@ EVAL_BAR_W = 14  # the evaluation bar beside the board (its strip is a little wi
 GRAPH_H = 76
 GRAPH_WHITE, GRAPH_BLACK = (240, 226, 192, 110), (170, 84, 60, 150)  # the graph's areas: White's lead, Black's
 PV_MOVES = 10  # moves of the principal variation shown
+LEAVING = "Your game against the computer counts as a loss if you leave it for another."
 
 
 def review_section(ui: Interface, c: Controller, play: InGame, x, y, w) -> int:
@@ -57,6 +58,8 @@ def review_section(ui: Interface, c: Controller, play: InGame, x, y, w) -> int:
     y += ui._heading(x, y, "Play from here")
     y += ui._wrapped(x, y, w, f"You play {who} (to move) against the computer, or two players", th.small_font(),
                      th.MUTED) + 4
+    if c.leaving_counts():
+        y += ui._wrapped(x, y, w, LEAVING, th.small_font(), th.ACCENT) + 4
     items = [(LEVEL_TITLES[level], it.PlayFromHere(level), {"enabled": not over, "hit_id": f"from:{level}"})
              for level in Level]
     items.append(("2 players", it.PlayFromHere(None), {"enabled": not over, "hit_id": "from:players"}))

@@ -139,3 +139,23 @@ def test_game_at_keeps_the_moves_and_offers_and_leaves_the_game():
     copy = game_at(game, 4)
     assert copy is not game and copy.moves == game.moves and copy.pending_offer is Color.WHITE
     assert game_at(game, 0).moves == [] and len(game.moves) == 4
+
+
+def test_leaving_a_game_against_the_computer_for_another_counts_as_a_loss(make, opponent, storage):
+    c = make(level="hard")
+    played(c, OPENING[:1])
+    opponent.reply_first_legal()
+    c.update()
+    c.handle(it.ReviewTo(0))
+    assert not c.leaving_counts()  # playing on from its own moves is like taking them back
+    c.handle(it.PlayFromHere(Level.HARD))
+    assert storage.results().get("american", {}).get("hard", {}).get("loss", 0) == 0
+    played(c, OPENING[:1])
+    opponent.reply_first_legal()
+    c.update()
+    c.handle(it.EditPosition())
+    assert c.leaving_counts()
+    c.handle(it.PlayFromHere(None))
+    assert storage.results()["american"]["hard"]["loss"] == 1 and "counts as a loss" in c.notice
+    c.handle(it.Pasted("B:W18:B14"))  # two players: nothing to count
+    assert storage.results()["american"]["hard"]["loss"] == 1
