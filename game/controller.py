@@ -1568,11 +1568,15 @@ class Controller:
 
     # --- review and playing on from a position ------------------------------------------------
 
-    def _refused_in_friend_game(self) -> bool:
-        """A review, the editor, the browser and the analysis wait until a game with a friend is over
-        (the friend plays on meanwhile): whether that is so now (and the player told)."""
+    def in_friend_game(self) -> bool:
+        """Whether a game with a friend is going on on screen: a review, the editor, the browser and the
+        analysis wait until it is over (the friend plays on meanwhile)."""
         p = self.in_game
-        if p is None or not p.mode.vs_friend or p.game.is_over:
+        return p is not None and p.mode.vs_friend and not p.game.is_over
+
+    def _refused_in_friend_game(self) -> bool:
+        """:meth:`in_friend_game`, the player told why nothing happens."""
+        if not self.in_friend_game():
             return False
         self._illegal("Not during a game with your friend: once it is over")
         return True
@@ -1654,7 +1658,7 @@ class Controller:
 
     def can_analyze(self) -> bool:
         """Whether "Analyze" can be turned on (a game on screen and an analyst)."""
-        return self.analyst is not None and self.in_game is not None
+        return self.analyst is not None and self.in_game is not None and not self.in_friend_game()
 
     def can_hint(self) -> bool:
         p = self.phase
@@ -1665,7 +1669,7 @@ class Controller:
         """Whether "Analyze game" can run: a game with moves, and the computer not thinking."""
         game = self.game
         return (self.analyst is not None and self.in_game is not None and game is not None and bool(game.moves)
-                and not self.waiting_for_opponent and not self.report_running)
+                and not self.waiting_for_opponent and not self.report_running and not self.in_friend_game())
 
     def current_report(self) -> GameReport | None:
         """The game report of the game on screen, while its moves are still the ones analysed."""

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 MISTAKE = 0.12  # winning chance lost: half a man from an even game (0.5 -> 0.35)
 BLUNDER = 0.25  # a man from an even game (0.5 -> 0.22)
-GRAPH_CLAMP = 300  # centi-men: the graph shows scores up to 3 men either way (forced results at the edge)
+GRAPH_CLAMP = 200  # centi-men: the graph shows scores up to 2 men either way (forced results at the edge)
 
 
 @dataclass(frozen=True)

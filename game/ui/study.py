@@ -35,7 +35,7 @@ def review_section(ui: Interface, c: Controller, play: InGame, x, y, w) -> int:
     """Arrows through the moves; in a review, "Play from here" and "Back to the game"."""
     game = play.game
     reviewing = isinstance(play, Reviewing)
-    if not game.moves and not reviewing:
+    if (not game.moves and not reviewing) or c.in_friend_game():
         return 0
     top = y
     y += ui._heading(x, y, "Review")
@@ -198,11 +198,12 @@ def files_section(ui: Interface, c: Controller, x, y, w) -> int:
     position."""
     top = y
     y += ui._heading(x, y, "Games and positions")
+    free = not c.in_friend_game()  # a game with a friend keeps the screen until it is over
     items = [("Save game", it.SaveGame(), {"hit_id": "btn:save"}),
              ("Copy PDN", it.CopyPdn(), {"hit_id": "btn:copy-pdn"}),
              ("Copy FEN", it.CopyFen(), {"hit_id": "btn:copy-fen"}),
-             ("Open a game…", it.OpenBrowser(), {"hit_id": "btn:open"}),
-             ("Set up a position", it.EditPosition(), {"hit_id": "btn:edit"})]
+             ("Open a game…", it.OpenBrowser(), {"hit_id": "btn:open", "enabled": free}),
+             ("Set up a position", it.EditPosition(), {"hit_id": "btn:edit", "enabled": free})]
     return y + ui._flow(x, y, w, items, h=30, f=th.small_font(), pad=10) - top
 
 

@@ -431,3 +431,23 @@ def test_a_new_local_game_leaves_the_room_and_stops_the_own_server(make_player):
     assert host.rooms.is_hosting, "the room waits for the host's return"
     host.handle(StartGame(Level.EASY))
     assert not host.rooms.is_hosting and not host.vs_friend and host.friend is None
+
+
+def test_a_game_with_a_friend_keeps_the_screen_until_it_is_over(make_player):
+    """A review, the editor, the browser, pasting and the analysis wait: the friend plays on meanwhile."""
+    from game.intents import EditPosition, OpenBrowser, Pasted, ReviewStep, ToggleAnalysis
+    from game.phases import Reviewing
+
+    host, guest = pair(make_player)
+    play(host, guest, "11-15")
+    for intent in (ReviewStep(-1), EditPosition(), OpenBrowser(), Pasted("W:WK10:BK23"), ToggleAnalysis()):
+        guest.handle(intent)
+        assert isinstance(guest.phase, HumanToMove) and guest.vs_friend, intent
+        assert guest.notice == "Not during a game with your friend: once it is over" or intent == ToggleAnalysis()
+    assert not guest.can_analyze() and not guest.analysis_on
+    play(guest, host, "22-18")  # the game goes on as before
+    host.handle(Resign())
+    host.handle(ConfirmResign())
+    pump(host, guest, until=lambda: guest.game.is_over, what="the resignation")
+    guest.handle(ReviewStep(-1))
+    assert isinstance(guest.phase, Reviewing) and guest.shown_ply() == 1
