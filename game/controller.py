@@ -229,7 +229,7 @@ class Controller:
     report: GameReport | None = None  # the game report of report_game (growing while it is made)
     report_game: Game | None = None
     report_running: bool = False
-    tags: dict[str, str] = field(default_factory=dict)  # PDN tags of the game on screen, when opened from a file
+    source: PdnGame | None = None  # the PDN the game on screen was opened from (its tags, comments, result)
     _recorded: bool = False  # this game's result is in the results table
     _friend_clock: tuple = ()  # the friend's time away and ours as shown (the panel redraws when they change)
     _report_moves: tuple = ()  # the moves report_game had when its report was asked for
@@ -1646,7 +1646,7 @@ class Controller:
         mode = Mode(Level(level), game.turn) if level is not None else Mode()
         self.flipped = False
         self.played = None
-        self.tags = {}
+        self.source = None
         self._recorded = False
         self._after_change()
         self.cursor = self._home_cursor(game.variant, mode.human if mode.human is not None else game.turn)
@@ -1806,8 +1806,9 @@ class Controller:
     # --- PDN out: save, copy ------------------------------------------------------------------
 
     def pdn(self) -> PdnGame | None:
-        """The game on screen as PDN: its tags (from its file, else the players and the date), moves,
-        result, and the game report's marks and scores when there is one."""
+        """The game on screen as PDN: as its file has it while its moves are those read (its tags,
+        comments and result), else its tags (from its file, or the players and the date), moves and
+        result; with the game report's marks and scores when there is one."""
         from engine.pdn import PdnGame
         from game.files import game_tags
         from game.report import annotate
@@ -1815,8 +1816,12 @@ class Controller:
         game, mode = self.game, self.mode
         if game is None or mode is None:
             return None
-        tags = self.tags or game_tags(game.variant, mode, datetime.datetime.now())
-        pdn = PdnGame.from_game(game, tags)
+        source = self.source
+        if source is not None and [pm.move for pm in source.moves] == game.moves:
+            pdn = source  # as it was read: its tags, comments, marks and result (a draw agreed ...)
+        else:
+            tags = dict(source.tags) if source is not None else game_tags(game.variant, mode, datetime.datetime.now())
+            pdn = PdnGame.from_game(game, tags)
         report = self.current_report()
         return annotate(pdn, report) if report is not None else pdn
 
@@ -1933,7 +1938,7 @@ class Controller:
         self.flipped = False
         self.played = None
         self._recorded = True  # a game from a file never counts in the results
-        self.tags = dict(pdn.tags)
+        self.source = pdn
         white, black = pdn.players
         if pdn.error is not None:
             self.notice = f"Read {game.ply} moves; then: {pdn.error}"
@@ -2028,7 +2033,7 @@ class Controller:
         self.flipped = False
         self.played = None
         self.notice = None
-        self.tags = {}
+        self.source = None
         self._recorded = False
         self._after_change()
         game = Game(variant)

@@ -28,16 +28,25 @@ GRAPH_CLAMP = 200  # centi-men: the graph shows scores up to 2 men either way (f
 @dataclass(frozen=True)
 class GameReport:
     """Scores of the positions of a game: ``scores[i]`` (the side to move's view) and ``best[i]`` of
-    the position after ``i`` moves, and ``turns[i]`` the side to move there. ``scores`` may stop short
-    of the game's end while the report is being made."""
+    the position after ``i`` moves, and ``turns[i]`` the side to move there; ``played_best[i]`` says
+    whether move ``i`` was the engine's best. ``scores`` may stop short of the game's end while the
+    report is being made."""
 
     scores: tuple[int, ...]
     best: tuple[str, ...]
     turns: tuple[Color, ...]
+    played_best: tuple[bool, ...] = ()  # per move: it is the engine's best move there
 
     @classmethod
     def of(cls, game: Game, scores, best) -> GameReport:
-        return cls(tuple(scores), tuple(best), tuple(p.turn for p in game.positions[:len(scores)]))
+        positions = game.positions
+        agrees = []
+        for ply, text in enumerate(best[:len(game.moves)]):
+            try:
+                agrees.append(bool(text) and positions[ply].parse_move(text) == game.moves[ply])
+            except ValueError:
+                agrees.append(False)
+        return cls(tuple(scores), tuple(best), tuple(p.turn for p in positions[:len(scores)]), tuple(agrees))
 
     @property
     def plies(self) -> int:
@@ -55,7 +64,10 @@ class GameReport:
         return max(0.0, before - after)
 
     def mark(self, index: int) -> str:
-        """``'??'``, ``'?'`` or ``''`` for move ``index``."""
+        """``'??'``, ``'?'`` or ``''`` for move ``index`` (never for the engine's own best move: what
+        it seems to lose then is the difference between two searches, not the move's)."""
+        if index < len(self.played_best) and self.played_best[index]:
+            return ""
         lost = self.loss(index)
         return "??" if lost >= BLUNDER else "?" if lost >= MISTAKE else ""
 

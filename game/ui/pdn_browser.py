@@ -32,8 +32,12 @@ ROW_H = 42  # a file or a game: two lines
 def sections(ui: Interface, c: Controller, browsing: Browsing) -> tuple[list[Section], list[list[Section]]]:
     head = [Section("title", partial(_title, ui, browsing))]
     if browsing.listing is None:
-        body = [Section("recent", partial(_files, ui, "Recent files", None, browsing.recent, "recent")),
-                Section("folder", partial(_files, ui, "Your games folder", str(games_dir()), browsing.folder, "folder")),
+        folder = str(games_dir())
+        saved_elsewhere = any(os.path.dirname(p) == folder for p in browsing.recent)
+        empty = "No other PDN files here" if saved_elsewhere else "No games saved here yet"
+        body = [Section("recent", partial(_files, ui, "Recent files", None, browsing.recent, "recent",
+                                          "No files opened yet")),
+                Section("folder", partial(_files, ui, "Your games folder", folder, browsing.folder, "folder", empty)),
                 Section("how", partial(_how, ui, c))]
     else:
         body = [Section("games", partial(_games, ui, browsing))]
@@ -100,7 +104,8 @@ def _fit(f: pygame.font.Font, text: str, w: int) -> str:
     return text + "…"
 
 
-def _files(ui: Interface, heading: str, where: str | None, paths: tuple[str, ...], kind: str, x, y, w) -> int:
+def _files(ui: Interface, heading: str, where: str | None, paths: tuple[str, ...], kind: str, empty: str,
+           x, y, w) -> int:
     top = y
     y += ui._heading(x, y, heading)
     if where:
@@ -108,8 +113,7 @@ def _files(ui: Interface, heading: str, where: str | None, paths: tuple[str, ...
             y += ui._label(x, y, line, th.small_font(), th.MUTED) + 2
         y += 4
     if not paths:
-        none = "No files opened yet" if kind == "recent" else "No games saved here yet"
-        return y + ui._label(x, y, none, th.small_font(), th.MUTED) - top
+        return y + ui._label(x, y, empty, th.small_font(), th.MUTED) - top
     for i, path in enumerate(paths):
         folder, name = os.path.split(path)
         try:

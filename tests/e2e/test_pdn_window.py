@@ -63,7 +63,7 @@ def test_a_dropped_pdn_file_is_reviewed_and_analysed(open_app, tmp_path):
 
     post(pygame.DROPFILE, file=str(path))
     until(app, lambda: isinstance(c.phase, Reviewing), "the dropped file to open")
-    assert c.game.moves == game.moves and c.shown_ply() == 0 and c.tags["White"] == "Careless"
+    assert c.game.moves == game.moves and c.shown_ply() == 0 and c.source.tags["White"] == "Careless"
 
     key(pygame.K_END)
     run(app, 0.2)

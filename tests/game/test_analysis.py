@@ -125,6 +125,8 @@ def test_report_marks_count_winning_chances():
     assert report.graph_points()[1] == pytest.approx(100 / 200)
     lost = GameReport((-900, 1000, -1000), ("", "", ""), (Color.BLACK, Color.WHITE, Color.BLACK))
     assert lost.marks() == {}  # a man more given away in a game long lost is no blunder
+    agreed = GameReport((0, 100, 50, -50), ("a", "b", "c", ""), turns, played_best=(True, False, False))
+    assert agreed.marks() == {1: "??"}  # the engine's own best move is never marked
     assert winning_chance(0) == 0.5 and winning_chance(29990) == 1.0 and 0.75 < winning_chance(100) < 0.8
 
 

@@ -58,7 +58,7 @@ def test_a_saved_game_opens_again_with_its_players_moves_and_result(make, storag
     read(other)
     assert isinstance(other.phase, Reviewing) and other.phase.under is None
     assert [m for m in other.game.moves] == c.game.moves and other.game.outcome == c.game.outcome
-    assert other.tags["White"] == "Checkers 3D (Hard)"
+    assert other.source.tags["White"] == "Checkers 3D (Hard)"
 
 
 def test_a_two_player_game_is_saved_with_numbered_players(make, games_folder):
@@ -192,3 +192,16 @@ def test_a_game_played_here_is_named_from_the_date_and_players():
     assert tags["Date"] == "2025.03.04" and tags["White"] == "Checkers 3D (Easy)"
     assert files.file_name(INTERNATIONAL, tags, when) == f"2025-03-04 14.05 Checkers 3D (Easy) - {files.player_name()}.pdn"
     assert files.file_name(AMERICAN, {"Black": 'A/B "c"', "White": "?"}, when) == "2025-03-04 14.05 A_B _c_ - _.pdn"
+
+
+def test_a_game_opened_from_a_file_is_saved_as_read(storage, games_folder):
+    c = Controller(storage=storage)
+    c.handle(it.OpenFile(str(DATA / "american-oca.pdn")))
+    read(c)
+    c.handle(it.OpenListedGame(1))  # Alwick 1842: drawn, by agreement (the moves alone end no game)
+    c.handle(it.SaveGame())
+    [path] = games_folder.iterdir()
+    [again] = list(read_file(path))
+    assert again.result == "1/2-1/2" and again.tags["Event"] == "Alwick 1842"
+    assert [pm.move for pm in again.moves] == c.game.moves
+    assert path.name.endswith(" Hay, W. - Wyllie, J.pdn")  # a name does not end in a dot
