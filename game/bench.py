@@ -169,3 +169,127 @@ def bench_launch(runs: int, size: tuple[int, int], as_json: bool = False) -> int
             for row in rows:
                 print(f"{kind}: " + ", ".join(f"{k.replace('_', ' ')} {v:.2f} s" for k, v in row.items()))
     return 0
+
+
+def bench_memory(size: tuple[int, int], as_json: bool = False, plies: int = 20, trace: bool = False,
+                 seed: int = 1) -> int:
+    """Open the game (settings and saves in a fresh temporary folder, so none are read) and measure the
+    memory of its processes (the game, the engine's worker, multiprocessing's resource tracker) at the
+    mode screen once everything has loaded, after ``plies`` plies of an American game against Hard
+    (the player's moves random, seeded), and after as many of an International game. ``trace``: also
+    the game process's largest Python allocations (tracemalloc, from the start; it costs memory and
+    time itself, so the totals are higher)."""
+    import os
+    import tempfile
+
+    from game import memory
+
+    if trace:
+        import tracemalloc
+
+        tracemalloc.start()
+    with tempfile.TemporaryDirectory() as data:
+        os.environ["CHECKERS3D_DATA_DIR"] = data
+        rows = _memory_scenario(size, plies, trace, seed)
+    if as_json:
+        print(json.dumps(rows))
+        return 0
+    print("MiB; RSS counts shared libraries in each process, PSS divides shared pages among the processes "
+          "that map them, USS is what only that process maps; 'together' counts each page the game's "
+          "processes hold once")
+    for row in rows:
+        print(f"\n{row['moment']}: together {memory.mib(row['together'])}, RSS sum {memory.mib(row['rss_sum'])}, "
+              f"PSS sum {memory.mib(row['pss_sum'])}")
+        for proc in row["processes"]:
+            print(f"  {proc['name']:16s} RSS {memory.mib(proc['rss'])}  PSS {memory.mib(proc['pss'])}  "
+                  f"USS {memory.mib(proc['uss'])}  anon {memory.mib(proc['anon'])}")
+            for kind, sizes in proc["mappings"].items():
+                if sizes["rss"] >= 2**20:
+                    print(f"      {kind:42s} RSS {memory.mib(sizes['rss'])}  PSS {memory.mib(sizes['pss'])}")
+        for site in row.get("python", ()):
+            print(f"  python {site['mib']:7.2f} MiB {site['blocks']:7d} blocks  {site['where']}")
+    return 0
+
+
+def _memory_scenario(size: tuple[int, int], plies: int, trace: bool, seed: int) -> list[dict]:
+    import pygame
+
+    from game import intents as it
+    from game.app import App
+    from game.phases import Level
+    from game.render import textures
+
+    app = App(size)
+    clock = pygame.time.Clock()
+    rng = random.Random(seed)
+
+    def frames_until(done, what: str, timeout_s: float = 600) -> None:
+        deadline = time.monotonic() + timeout_s
+        while not done():
+            if time.monotonic() > deadline or app.loader.error:
+                raise SystemExit(f"--bench-memory: {app.loader.error or 'timed out waiting for ' + what}")
+            app.step()
+            clock.tick(60)
+
+    def settled() -> bool:
+        client = app.loader.client
+        return (app.is_ready and client is not None and client.is_ready and app.renderer is not None
+                and app.renderer.is_settled and not textures.images_pending())
+
+    def idle(frames: int) -> None:
+        for _ in range(frames):
+            app.step()
+            clock.tick(60)
+
+    c = app.controller
+
+    def game_waits() -> bool:
+        """The game is over, has its plies, or waits for the player's move (the last one shown)."""
+        return c.game.is_over or len(c.game.moves) >= plies or (
+            c.is_human_turn() and (app.animation is None or app.animation.is_done(time.monotonic())))
+
+    rows = []
+    try:
+        frames_until(settled, "the engine and the board")
+        idle(120)
+        rows.append(_measure("mode screen, loaded", app, trace))
+        for variant in ("american", "international"):
+            app.dispatch(it.ChangeMode())
+            app.dispatch(it.ChooseRules(variant))
+            app.dispatch(it.StartGame(Level.HARD))
+            while len(c.game.moves) < plies and not c.game.is_over:
+                frames_until(game_waits, "the computer's move")
+                if c.is_human_turn() and not c.game.is_over and len(c.game.moves) < plies:
+                    app.dispatch(it.PlayMoveFromList(rng.choice(c.legal_moves())))
+            frames_until(settled, "the board")
+            idle(60)
+            rows.append(_measure(f"{variant} game, {len(c.game.moves)} plies against Hard", app, trace))
+    finally:
+        app.close()
+    return rows
+
+
+def _measure(moment: str, app, trace: bool) -> dict:
+    """The memory of the game's processes now (see :mod:`game.memory`)."""
+    import os
+
+    from game import memory
+
+    client = app.loader.client
+    worker = client.pid if client is not None else None
+    pids = [os.getpid()] + memory.children(os.getpid())
+    processes = []
+    for pid in pids:
+        name = "game" if pid == os.getpid() else "engine worker" if pid == worker else "helper process"
+        numbers = memory.process_memory(pid)
+        if numbers is not None:
+            processes.append({"name": name, "pid": pid, **numbers, "mappings": memory.mappings(pid) or {}})
+    row = {"moment": moment, "together": memory.together([p["pid"] for p in processes]),
+           "rss_sum": sum(p["rss"] for p in processes), "pss_sum": sum(p["pss"] for p in processes),
+           "processes": processes}
+    if trace:
+        import tracemalloc
+
+        stats = tracemalloc.take_snapshot().statistics("lineno")[:15]
+        row["python"] = [{"mib": round(s.size / 2**20, 2), "blocks": s.count, "where": str(s.traceback)} for s in stats]
+    return row

@@ -30,6 +30,12 @@ def build_parser(tools: bool = True) -> argparse.ArgumentParser:
     parser.add_argument("--bench-launch", type=int, metavar="RUNS",
                         help="launch the game RUNS times with numba's cache and RUNS times without, and print the "
                              "seconds to the mode screen, to the 3D board on it and to the rules engine being ready")
+    parser.add_argument("--bench-memory", type=int, nargs="?", const=20, metavar="PLIES",
+                        help="open the window and print the memory of the game and its engine worker (resident, "
+                             "proportional, private, and together), by kind of mapping: at the mode screen, then "
+                             "after PLIES (default 20) plies of an American and of an International game against Hard")
+    parser.add_argument("--trace", action="store_true",
+                        help="with --bench-memory: also list the game process's largest Python allocations")
     if tools:
         from game.render.offscreen import add_tool_arguments
 
@@ -54,6 +60,10 @@ def main(argv=None) -> int:
         from game.bench import bench_launch
 
         return bench_launch(args.bench_launch, (width, height), as_json=args.json)
+    if args.bench_memory:
+        from game.bench import bench_memory
+
+        return bench_memory((width, height), as_json=args.json, plies=args.bench_memory, trace=args.trace)
     if args.bench_window:
         from game.bench import bench_window
 

@@ -113,6 +113,12 @@ def forget_image(variant: Variant, pixels: int, numbers: bool = False, flipped: 
         _futures.pop(_image_key(variant, pixels, numbers, flipped, seed), None)
 
 
+def images_pending() -> bool:
+    """Whether a :func:`board_image_future` is still being made."""
+    with _futures_lock:
+        return any(not f.done() for f in _futures.values())
+
+
 def _image_key(variant: Variant, pixels: int, numbers: bool, flipped: bool, seed: int) -> tuple:
     return (variant.name, pixels, numbers, flipped and numbers, seed)  # flipping moves only the numbers
 

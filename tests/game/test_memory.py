@@ -1,0 +1,68 @@
+"""game.memory: the /proc readers behind --bench-memory. No byte counts are asserted (memory numbers
+vary from machine to machine); only how the figures relate, which holds everywhere."""
+
+import os
+import sys
+import time
+
+import pytest
+
+from game import memory
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads Linux's /proc")
+
+MIB = 2**20
+
+
+def test_figures_of_this_process_relate():
+    numbers = memory.process_memory(os.getpid())
+    assert numbers is not None
+    assert numbers["rss"] >= numbers["pss"] >= numbers["uss"] > 0
+    assert numbers["rss"] >= numbers["anon"] > 0
+    kinds = memory.mappings(os.getpid())
+    assert "Python (interpreter, extension modules)" in kinds and "private memory" in kinds
+    assert abs(sum(k["rss"] for k in kinds.values()) - memory.process_memory(os.getpid())["rss"]) < 4 * MIB
+
+
+def test_private_memory_is_seen_where_it_is_touched():
+    before = memory.process_memory(os.getpid())["anon"]
+    block = bytearray(64 * MIB)  # zeroed by the kernel: resident only once written
+    block[:: memory.PAGE] = b"\x01" * (len(block) // memory.PAGE)
+    assert memory.process_memory(os.getpid())["anon"] - before >= 60 * MIB
+    del block
+
+
+def test_a_gone_process_reads_as_none():
+    pid = os.fork()
+    if pid == 0:
+        os._exit(0)
+    os.waitpid(pid, 0)
+    assert memory.process_memory(pid) is None and memory.mappings(pid) is None and memory.resident_frames(pid) is None
+
+
+def test_together_counts_shared_pages_once():
+    if memory.resident_frames(os.getpid()) is None:
+        pytest.skip("page frame numbers are hidden from this user")
+    block = bytearray(64 * MIB)
+    block[:: memory.PAGE] = b"\x01" * (len(block) // memory.PAGE)
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child shares every page with its parent until one of them writes it
+        os.close(read)
+        os.write(write, b"x")
+        time.sleep(30)
+        os._exit(0)
+    try:
+        os.close(write)
+        os.read(read, 1)
+        assert pid in memory.children(os.getpid())
+        parent, child = memory.process_memory(os.getpid()), memory.process_memory(pid)
+        alone = memory.together([os.getpid()])
+        both = memory.together([os.getpid(), pid])
+        assert abs(alone - parent["rss"]) < 2 * MIB  # one process: its resident set
+        assert both < parent["rss"] + child["rss"] - 60 * MIB  # the 64 MiB block counted once
+        assert both >= alone
+    finally:
+        os.kill(pid, 9)
+        os.waitpid(pid, 0)
+        os.close(read)
