@@ -20,6 +20,7 @@ within the level's small margin), so it doesn't play the same game every time.
 
 from __future__ import annotations
 
+import mmap
 import random
 import threading
 import time
@@ -135,6 +136,14 @@ class _Root:
     request: K.Request
 
 
+def _zeroed(entries: int, dtype) -> np.ndarray:
+    """A zero-filled array on an anonymous memory mapping of its own: the system hands out its pages
+    (zeroed) as they are first written, so a table the search has barely used holds little memory,
+    and the mapping goes back to the system with the array."""
+    private = {"flags": mmap.MAP_PRIVATE} if hasattr(mmap, "MAP_PRIVATE") else {}  # not shared with children (Unix)
+    return np.frombuffer(mmap.mmap(-1, entries * np.dtype(dtype).itemsize, **private), dtype=dtype)
+
+
 class Searcher:
     """Owns the transposition table, killers, history and the kernel's work arrays; one search at a
     time. ``weights`` maps a variant name to an evaluation weight vector (in the order of ``_eval.W_*``) to
@@ -143,7 +152,7 @@ class Searcher:
     def __init__(self, tt_size_mb: int = 64, weights: dict[str, tuple[int, ...]] | None = None):
         entries = max(2, tt_size_mb * (1 << 20) // 16)  # 16 bytes an entry (key + data)
         entries = 1 << (entries.bit_length() - 1)
-        self._memory = K.Memory(tt_key=np.zeros(entries, dtype=np.uint64), tt_data=np.zeros(entries, dtype=np.int64),
+        self._memory = K.Memory(tt_key=_zeroed(entries, np.uint64), tt_data=_zeroed(entries, np.int64),
                                 killers=np.zeros((K.MAX_PLY, 2), dtype=np.int64),
                                 history=np.zeros((2, 64, 64), dtype=np.int64))
         self._generation = 0
@@ -173,8 +182,12 @@ class Searcher:
 
     def new_game(self) -> None:
         """Forget everything learnt: transposition table, killers, history."""
-        for table in self._memory:
-            table[:] = 0
+        # a fresh table rather than zeros written over the old one: writing would make every page of
+        # the table resident at once, where fresh pages cost memory only as the search fills them
+        entries = self.tt_entries
+        self._memory.killers[:] = 0
+        self._memory.history[:] = 0
+        self._memory = self._memory._replace(tt_key=_zeroed(entries, np.uint64), tt_data=_zeroed(entries, np.int64))
         self._generation = 0
 
     def warm_up(self) -> None:
