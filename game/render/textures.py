@@ -67,7 +67,8 @@ def default_pixels(variant: Variant) -> int:
 
 def board_image(variant: Variant, pixels: int = 2048, numbers: bool = False, flipped: bool = False,
                 seed: int = 7, glyphs: dict | None = None) -> np.ndarray:
-    """The top of the board as a (pixels, pixels, 4) uint8 RGBA array.
+    """The top of the board as a (pixels, pixels, 4) uint8 RGBA array; read-only without numbers (it
+    is the kept image itself, see :func:`_board_base`).
 
     ``numbers`` writes the PDN square numbers on the dark squares, upright for the player on the
     near side (the second player's when ``flipped``). Letters and numbers on the frame are written
@@ -75,14 +76,11 @@ def board_image(variant: Variant, pixels: int = 2048, numbers: bool = False, fli
     ``glyphs`` holds the text already rendered (:func:`_glyphs`); without it text is rendered here.
     """
     glyphs = _glyphs(variant, pixels, numbers) if glyphs is None else glyphs
-    img, gloss = (a.copy() for a in _board_base(variant, pixels, seed, glyphs))
+    rgba = _board_base(variant, pixels, seed, glyphs)
     if numbers:
+        rgba = rgba.copy()
         e = half_extent(variant.size)
-        _write_square_numbers(img, variant, pixels / (2 * e), e, flipped, glyphs)
-
-    rgba = np.empty((pixels, pixels, 4), dtype=np.uint8)
-    rgba[..., :3] = np.clip(img * 255, 0, 255).astype(np.uint8)
-    rgba[..., 3] = np.clip(gloss * 255, 0, 255).astype(np.uint8)
+        _write_square_numbers(rgba[..., :3], variant, pixels / (2 * e), e, flipped, glyphs)
     return rgba
 
 
@@ -151,19 +149,23 @@ NUMBER_SIZE = 0.24  # the font's height, in squares
 NUMBER_MARGIN = 0.035  # from the square's edges to the number's ink, in squares
 
 
-_bases: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}  # the last two _board_base results
+_bases: dict[tuple, np.ndarray] = {}  # the last two _board_base results
 
 
-def _board_base(variant: Variant, pixels: int, seed: int, glyphs: dict) -> tuple[np.ndarray, np.ndarray]:
-    """The board image without square numbers, as float (rgb, gloss) arrays: most of the work
-    (seconds), kept so that turning the numbers on, or seeing them from the other side, only
-    writes them. Callers copy before writing."""
+def _board_base(variant: Variant, pixels: int, seed: int, glyphs: dict) -> np.ndarray:
+    """The board image without square numbers (read-only): most of the work (a second), kept so
+    that turning the numbers on, or seeing them from the other side, only writes them on a copy.
+    Kept as the finished 8-bit image, a quarter of the floats it is made from."""
     key = (variant.name, pixels, seed)
     if key not in _bases:
-        base = _make_board_base(variant, pixels, seed, glyphs)
+        img, gloss = _make_board_base(variant, pixels, seed, glyphs)
+        rgba = np.empty((pixels, pixels, 4), dtype=np.uint8)
+        rgba[..., :3] = np.clip(img * 255, 0, 255).astype(np.uint8)
+        rgba[..., 3] = np.clip(gloss * 255, 0, 255).astype(np.uint8)
+        rgba.flags.writeable = False
         while len(_bases) >= 2:
             _bases.pop(next(iter(_bases)))
-        _bases[key] = base
+        _bases[key] = rgba
     return _bases[key]
 
 
@@ -235,7 +237,8 @@ def _text_alpha(text: str, px: int, bold: bool = True) -> np.ndarray:
 
 
 def _stamp(img: np.ndarray, alpha: np.ndarray, cx: float, cy: float, colour, strength: float = 1.0) -> None:
-    """Blend ``colour`` into ``img`` through ``alpha`` centred on pixel (cx, cy)."""
+    """Blend ``colour`` into ``img`` (floats, or 8-bit values that the blend truncates) through ``alpha``
+    centred on pixel (cx, cy)."""
     h, w = alpha.shape
     y0, x0 = int(round(cy - h / 2)), int(round(cx - w / 2))
     ys, xs = slice(max(0, y0), min(img.shape[0], y0 + h)), slice(max(0, x0), min(img.shape[1], x0 + w))
@@ -271,7 +274,8 @@ def _write_frame_labels(img, gloss, variant: Variant, ppu: float, e: float, glyp
         label(str(r + 1), mid, z, True)
 
 
-def _write_square_numbers(img, variant: Variant, ppu: float, e: float, flipped: bool, glyphs: dict) -> None:
+def _write_square_numbers(rgb, variant: Variant, ppu: float, e: float, flipped: bool, glyphs: dict) -> None:
+    """Into an 8-bit image's colour channels (the kept image's copy)."""
     n = variant.size
     px = _number_px(ppu)
     for f in range(n):
@@ -287,7 +291,7 @@ def _write_square_numbers(img, variant: Variant, ppu: float, e: float, flipped: 
             dx, dz = -(0.5 - NUMBER_MARGIN - w / ppu / 2), 0.5 - NUMBER_MARGIN - h / ppu / 2
             if flipped:
                 a, dx, dz = a[::-1, ::-1], -dx, -dz
-            _stamp(img, a, (wx + dx + e) * ppu, (wz + dz + e) * ppu, LETTERS, 0.85)
+            _stamp(rgb, a, (wx + dx + e) * ppu, (wz + dz + e) * ppu, LETTERS * 255, 0.85)
 
 
 def number_ink(alpha: np.ndarray) -> np.ndarray:
