@@ -51,11 +51,28 @@ def _wood(rng: np.random.Generator, h: int, w: int, units: float, offset: np.nda
     """Grain running along x: (figure in [0, 1], pores in [0, 1]) for an h x w image ``units`` wide.
 
     ``offset`` (scalar or per-pixel) shifts the growth rings so neighbouring pieces of veneer differ.
+    Worked in place (the same numbers as the plain formulas in the comments): the temporaries of
+    a full-size image add up to hundreds of MB otherwise.
     """
     n = max(2, int(units))
-    warp = _value_noise(rng, h, w, 3 * n, n) * 2.2 + _value_noise(rng, h, w, 10 * n, 2 * n) * 0.5
-    rings = (np.linspace(0, units, h, dtype=np.float32)[:, None] * 7.0 + warp + offset) % 1.0
-    figure = np.clip(1 - np.abs(rings - 0.5) * 2.6, 0, 1) ** 2  # soft late-wood bands
+    # rings = (y * 7 + warp + offset) % 1, warp = 2.2 noise + 0.5 finer noise
+    rings = _value_noise(rng, h, w, 3 * n, n)
+    rings *= 2.2
+    finer = _value_noise(rng, h, w, 10 * n, 2 * n)
+    finer *= 0.5
+    rings += finer
+    del finer
+    rings += np.linspace(0, units, h, dtype=np.float32)[:, None] * 7.0
+    rings += offset
+    rings %= 1.0
+    # figure = clip(1 - |rings - 0.5| * 2.6, 0, 1) ** 2: soft late-wood bands
+    figure = rings
+    figure -= 0.5
+    np.abs(figure, out=figure)
+    figure *= 2.6
+    np.subtract(1, figure, out=figure)
+    np.clip(figure, 0, 1, out=figure)
+    np.square(figure, out=figure)
     pores = _value_noise(rng, h, w, 60 * n, max(2, n // 2)) ** 3  # long thin streaks along the grain
     return figure, pores
 
@@ -160,8 +177,10 @@ def _board_base(variant: Variant, pixels: int, seed: int, glyphs: dict) -> np.nd
     if key not in _bases:
         img, gloss = _make_board_base(variant, pixels, seed, glyphs)
         rgba = np.empty((pixels, pixels, 4), dtype=np.uint8)
-        rgba[..., :3] = np.clip(img * 255, 0, 255).astype(np.uint8)
-        rgba[..., 3] = np.clip(gloss * 255, 0, 255).astype(np.uint8)
+        for channel, plane in ((slice(0, 3), img), (3, gloss)):
+            plane *= 255
+            rgba[..., channel] = np.clip(plane, 0, 255, out=plane)  # truncated, as astype(uint8)
+        del img, gloss
         rgba.flags.writeable = False
         while len(_bases) >= 2:
             _bases.pop(next(iter(_bases)))
@@ -170,46 +189,68 @@ def _board_base(variant: Variant, pixels: int, seed: int, glyphs: dict) -> np.nd
 
 
 def _make_board_base(variant: Variant, pixels: int, seed: int, glyphs: dict) -> tuple[np.ndarray, np.ndarray]:
+    """(rgb, gloss) as floats. Coordinates are a row and a column that numpy broadcasts, and the
+    colours are mixed a channel at a time and in place: a few full-size planes at once, not dozens."""
     rng = np.random.default_rng(seed)
     n = variant.size
     e = half_extent(n)
     ppu = pixels / (2 * e)  # pixels per square
     coords = ((np.arange(pixels) + 0.5) / ppu - e).astype(np.float32)  # world x of each column == world z of each row
-    x = coords[None, :].repeat(pixels, 0)
-    z = coords[:, None].repeat(pixels, 1)
-    file = np.floor(x + n / 2).astype(int)
-    rank = np.floor(n / 2 - z).astype(int)
+    x = coords[None, :]
+    z = coords[:, None]
+    file = np.floor(x + n / 2).astype(np.int32)
+    rank = np.floor(n / 2 - z).astype(np.int32)
     inside = (np.abs(x) < n / 2) & (np.abs(z) < n / 2)
     dark = inside & ((file + rank) % 2 == 0)  # a1 (file 0, rank 0) is dark
 
     # squares: every square its own piece of veneer
     cell = np.where(inside, file * n + rank, 0)
     offsets = rng.random(n * n, dtype=np.float32)[cell]
-    tint = (rng.random(n * n, dtype=np.float32)[cell] - 0.5) * 0.08
-    figure, pores = _wood(rng, pixels, pixels, 2 * e, offsets * 3.0)
-    wood = 0.55 * figure + 0.45 * pores
-    img = np.where(dark[..., None], WALNUT + (WALNUT_GRAIN - WALNUT) * wood[..., None],
-                   MAPLE + (MAPLE_GRAIN - MAPLE) * wood[..., None])
-    img = img * (1 + tint[..., None])
+    tint = rng.random(n * n, dtype=np.float32)[cell]
+    del cell
+    offsets *= 3.0
+    figure, pores = _wood(rng, pixels, pixels, 2 * e, offsets)
+    del offsets
+    wood = figure  # 0.55 figure + 0.45 pores
+    wood *= 0.55
+    wood += 0.45 * pores
+    img = np.empty((pixels, pixels, 3), dtype=np.float32)
+    for c in range(3):
+        img[..., c] = np.where(dark, WALNUT[c] + (WALNUT_GRAIN - WALNUT)[c] * wood,
+                               MAPLE[c] + (MAPLE_GRAIN - MAPLE)[c] * wood)
+    del wood, dark
+    tint -= 0.5  # 1 + (tint - 0.5) * 0.08
+    tint *= 0.08
+    tint += 1
+    img *= tint[..., None]
+    del tint
 
     # frame: mitred at the corners, the grain running along each side
-    side_x = np.abs(x) > np.abs(z)  # the left and right rails
+    outside = ~inside
+    rails = (np.abs(x) > np.abs(z))[outside]  # the left and right rails
     f_h, p_h = _wood(rng, pixels, pixels, 2 * e, 0.0)
+    along = 0.6 * f_h[outside] + 0.4 * p_h[outside]
+    del f_h, p_h
     f_v, p_v = _wood(rng, pixels, pixels, 2 * e, 0.37)
-    f_v, p_v = f_v.T, p_v.T
-    frame_wood = np.where(side_x, 0.6 * f_v + 0.4 * p_v, 0.6 * f_h + 0.4 * p_h)
-    frame = FRAME + (FRAME_GRAIN - FRAME) * frame_wood[..., None]
-    img = np.where(inside[..., None], img, frame)
+    across = 0.6 * f_v.T[outside] + 0.4 * p_v.T[outside]
+    del f_v, p_v
+    img[outside] = FRAME + (FRAME_GRAIN - FRAME) * np.where(rails, across, along)[:, None]
+    del outside, rails, along, across
 
     # inlay: a light line and a dark line around the squares
-    edge = np.maximum(np.abs(x), np.abs(z)) - n / 2
+    ring = np.maximum(np.abs(x), np.abs(z))  # how far out from the centre, square by square
+    edge = ring - n / 2
     light_line = (edge > 0.035) & (edge < 0.075)
     dark_line = (edge > 0.0) & (edge < 0.03)
+    del edge
     img[light_line] = INLAY * (0.85 + 0.15 * pores[light_line, None])
     img[dark_line] = FRAME_GRAIN * 0.7
+    del light_line, dark_line
     # the frame's outer edge is rounded over: darken it a little so the board reads as a block
-    outer = np.clip((np.maximum(np.abs(x), np.abs(z)) - (e - 0.08)) / 0.08, 0, 1)
+    outer = np.clip((ring - (e - 0.08)) / 0.08, 0, 1)
+    del ring
     img *= (1 - 0.35 * outer)[..., None]
+    del outer
 
     gloss = np.where(inside, 0.85 - 0.5 * pores, 0.75 - 0.45 * pores)
 
