@@ -51,6 +51,9 @@ class App:
         import moderngl
         import pygame
 
+        from game.memory import release_large_blocks_when_freed
+
+        release_large_blocks_when_freed()  # before the board images' large arrays come and go
         pygame.init()
         pygame.display.set_caption("Checkers 3D")
         gl = pygame.display

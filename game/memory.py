@@ -1,4 +1,6 @@
-"""How much memory a process uses, read from Linux's ``/proc``: for ``python main.py --bench-memory``.
+"""How much memory a process uses, read from Linux's ``/proc`` (for ``python main.py --bench-memory``),
+and one setting of the C library's allocator that keeps the game's use low
+(:func:`release_large_blocks_when_freed`).
 
 A process's resident set (RSS) counts every page it maps, shared libraries included, so the game and
 its worker, which both load numba's LLVM, Python and numpy, count those pages twice. Three more
@@ -16,6 +18,7 @@ textures live) for a breakdown. Linux only; elsewhere the readers return ``None`
 
 from __future__ import annotations
 
+import ctypes
 import os
 import re
 from collections import Counter
@@ -37,6 +40,29 @@ _KINDS = (
     ("Python (interpreter, extension modules)", re.compile(r"python|\.cpython-|libcrypto|libssl|libffi|libz\.|liblzma")),
     ("C and C++ runtime", re.compile(r"libc\.|libm\.|libstdc|libgcc|ld-linux|libpthread|libdl|librt")),
 )
+
+
+_M_MMAP_THRESHOLD = -3  # glibc's mallopt() parameter (malloc.h)
+LARGE_BLOCK = 256 * 1024
+
+
+def release_large_blocks_when_freed(threshold: int = LARGE_BLOCK) -> bool:
+    """Have glibc's malloc serve every block of ``threshold`` bytes or more from a memory mapping of
+    its own, which goes back to the system the moment the block is freed. Returns whether it took
+    (False where the C library is not glibc).
+
+    By default glibc raises that threshold each time such a block is freed, up to 32 MiB: after a
+    few large numpy arrays come and go (the board images are made from planes of 5-15 MiB), blocks
+    of their size are carved from the heaps, whose freed memory stays with the process, in holes
+    between live blocks. The game makes such arrays in bursts (the board images, a texture upload)
+    and would keep their peak; with a fixed threshold it keeps what it still uses. A new block then
+    costs fresh pages from the system, which is cheap next to what is done with a block that size.
+    """
+    try:
+        mallopt = ctypes.CDLL(None).mallopt
+    except (OSError, AttributeError, TypeError):  # not glibc: macOS, Windows
+        return False
+    return bool(mallopt(_M_MMAP_THRESHOLD, threshold))
 
 
 def process_memory(pid: int) -> dict[str, int] | None:

@@ -66,3 +66,33 @@ def test_together_counts_shared_pages_once():
         os.kill(pid, 9)
         os.waitpid(pid, 0)
         os.close(read)
+
+
+RELEASE = """
+import os, sys
+import numpy as np
+from game import memory
+
+took = memory.release_large_blocks_when_freed() if sys.argv[1] == "on" else None
+np.ones(16 * 2**20 // 8)  # a 16 MiB block comes and goes (by default glibc's threshold rises to it)
+blocks = [(np.ones(2**20), np.ones(8192)) for _ in range(8)]  # 8 MiB each, a 64 KiB block kept after each
+before = memory.process_memory(os.getpid())["anon"]
+small = [b for _, b in blocks]
+del blocks
+print(took, (before - memory.process_memory(os.getpid())["anon"]) / 2**20)
+"""
+
+
+@pytest.mark.skipif(not os.path.exists("/lib/x86_64-linux-gnu/libc.so.6") and not os.path.exists("/lib64/libc.so.6"),
+                    reason="glibc's allocator")
+def test_large_blocks_go_back_to_the_system_when_freed():
+    import subprocess
+
+    def returned(setting):
+        out = subprocess.run([sys.executable, "-c", RELEASE, setting], capture_output=True, text=True, check=True)
+        took, mib = out.stdout.split()
+        return took, float(mib)
+
+    took, mib = returned("on")
+    assert took == "True" and mib >= 60  # all eight 8 MiB blocks
+    assert returned("off")[1] < 32  # glibc's default keeps them (what the setting is for)
