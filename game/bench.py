@@ -16,10 +16,12 @@ processor as it does when a person plays.
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 import statistics
 import time
+from typing import Any
 
 IDLE_FRAMES = 60
 ORBIT_FRAMES = 30
@@ -243,9 +245,9 @@ def _memory_scenario(size: tuple[int, int], plies: int, trace: bool, seed: int) 
 
     c = app.controller
 
-    def game_waits() -> bool:
+    def game_waits(game) -> bool:
         """The game is over, has its plies, or waits for the player's move (the last one shown)."""
-        return c.game.is_over or len(c.game.moves) >= plies or (
+        return game.is_over or len(game.moves) >= plies or (
             c.is_human_turn() and (app.animation is None or app.animation.is_done(time.monotonic())))
 
     rows = []
@@ -257,13 +259,15 @@ def _memory_scenario(size: tuple[int, int], plies: int, trace: bool, seed: int) 
             app.dispatch(it.ChangeMode())
             app.dispatch(it.ChooseRules(variant))
             app.dispatch(it.StartGame(Level.HARD))
-            while len(c.game.moves) < plies and not c.game.is_over:
-                frames_until(game_waits, "the computer's move")
-                if c.is_human_turn() and not c.game.is_over and len(c.game.moves) < plies:
+            game = c.game
+            assert game is not None
+            while len(game.moves) < plies and not game.is_over:
+                frames_until(functools.partial(game_waits, game), "the computer's move")
+                if c.is_human_turn() and not game.is_over and len(game.moves) < plies:
                     app.dispatch(it.PlayMoveFromList(rng.choice(c.legal_moves())))
             frames_until(settled, "the board")
             idle(60)
-            rows.append(_measure(f"{variant} game, {len(c.game.moves)} plies against Hard", app, trace))
+            rows.append(_measure(f"{variant} game, {len(game.moves)} plies against Hard", app, trace))
     finally:
         app.close()
     return rows
@@ -278,7 +282,7 @@ def _measure(moment: str, app, trace: bool) -> dict:
     client = app.loader.client
     worker = client.pid if client is not None else None
     pids = [os.getpid()] + memory.children(os.getpid())
-    processes = []
+    processes: list[dict[str, Any]] = []
     for pid in pids:
         name = "game" if pid == os.getpid() else "engine worker" if pid == worker else "helper process"
         numbers = memory.process_memory(pid)
