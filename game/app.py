@@ -33,7 +33,7 @@ from game.loader import Loader
 from game.settings import AnimationSpeed, View
 
 if TYPE_CHECKING:
-    from engine import Position
+    from engine import Position, Variant
     from game.controller import Played
     from game.intents import Intent
     from game.render import Camera, CameraMove, MoveAnimation, RenderState
@@ -93,6 +93,7 @@ class App:
         self._animated: Played | None = None  # the controller's Played that the animation shows
         self._waiting_start: Intent | None = None  # a game chosen (or a file opened) before the engine was ready
         self._initial: dict[str, Position] = {}  # variant name -> its start position, for the mode screen
+        self._board_rules: Variant | None = None  # the rules of the game on screen; None: the mode screen
         self._state: RenderState | None = None
         self._now = time.monotonic()
         self._ready = False
@@ -139,6 +140,7 @@ class App:
         if self._ready and (self.animation is None or self.animation.is_done(now)):
             c.update()  # the computer's reply waits until the last move has been shown
         self._follow_controller(now)
+        self._keep_boards()
         if self.renderer is None and self.frames > 0 and self.loader.kernels.is_set():
             # after the first frame (the window shows the mode screen meanwhile) and once the move
             # generator is loaded: the renderer's first frame rehearses a move, which would compile
@@ -160,13 +162,32 @@ class App:
 
     def _prepare_boards(self) -> None:
         """Start making the board images (a second of numpy each, on a background thread) while the
-        rules engine loads: the chosen rules' first, then the other's, so switching is instant."""
+        rules engine loads: the chosen rules' first, then the others', so switching is instant. Back
+        on the mode screen after a game, those whose pictures were let go (see _keep_boards)."""
         from engine import VARIANTS, variant_named
         from game.render.textures import board_image_future, default_pixels
 
         chosen = variant_named(self.controller.settings.variant)
         for variant in sorted(VARIANTS.values(), key=lambda v: v is not chosen):
-            board_image_future(variant, default_pixels(variant), self.controller.settings.square_numbers)
+            if self.renderer is None or not self.renderer.board_textures.has(variant):
+                board_image_future(variant, default_pixels(variant), self.controller.settings.square_numbers)
+
+    def _keep_boards(self) -> None:
+        """During a game only its rules' board pictures are kept (the others' images and textures
+        are 10-20 MB); back on the mode screen the others are made again in the background."""
+        in_game = self.controller.in_game
+        rules = in_game.game.variant if in_game is not None else None
+        if rules == self._board_rules:
+            return
+        self._board_rules = rules
+        if rules is not None:
+            from game.render.textures import forget_images_except
+
+            forget_images_except(rules)
+            if self.renderer is not None:
+                self.renderer.board_textures.keep_only(rules)
+        elif self.frames > 0:
+            self._prepare_boards()
 
     def dispatch(self, intent) -> None:
         """Apply one intent: window and camera ones here, the rest to the controller (until the rules

@@ -33,7 +33,7 @@ class BoardTextures:
         self.pending = False  # the last frame waited for a board image
         self.textures: dict[tuple, moderngl.Texture] = {}
         self._baking: dict[tuple, moderngl.Texture] = {}  # lit, without mipmaps yet (see usable)
-        self._bake_fbos: list[moderngl.Framebuffer] = []  # the textures' (see _bake_lighting)
+        self._bake_fbos: dict[tuple, moderngl.Framebuffer] = {}  # the textures' (see _bake_lighting), by key
 
     def __getitem__(self, key: tuple) -> moderngl.Texture:
         return self.textures[key]
@@ -64,7 +64,7 @@ class BoardTextures:
         else:
             future = board_image_future(variant, pixels, numbers, flipped)
             if future.done():
-                self._baking[key] = self._bake_lighting(future.result())
+                self._baking[key] = self._bake_lighting(key, future.result())
                 self.ctx.finish()  # a software renderer draws lazily: the lighting's cost stays in this frame
                 forget_image(variant, pixels, numbers, flipped)
         self.pending = True
@@ -75,7 +75,7 @@ class BoardTextures:
         key = self._texture_key(variant, numbers, flipped)
         if key not in self.textures:
             image = board_image(variant, self._pixels(variant), numbers=numbers, flipped=flipped)
-            self.textures[key] = self._finish_texture(self._bake_lighting(image))
+            self.textures[key] = self._finish_texture(self._bake_lighting(key, image))
         return self.textures[key]
 
     def _finish_texture(self, tex: moderngl.Texture) -> moderngl.Texture:
@@ -88,16 +88,16 @@ class BoardTextures:
         tex.repeat_x = tex.repeat_y = False
         return tex
 
-    def _bake_lighting(self, image: np.ndarray) -> moderngl.Texture:
+    def _bake_lighting(self, key: tuple, image: np.ndarray) -> moderngl.Texture:
         """The board image lit (board_bake.glsl), as a new texture. Binds a framebuffer of its own
         (kept with the texture: moderngl may rebind it later, a released one would be an error), so
         it runs before a frame binds anything."""
         ctx = self.ctx
         h, w = image.shape[:2]
-        raw = ctx.texture((w, h), 4, image.tobytes())
+        raw = ctx.texture((w, h), 4, image)  # read through the buffer protocol: no copy
         tex = ctx.texture((w, h), 4)
         fbo = ctx.framebuffer([tex])
-        self._bake_fbos.append(fbo)
+        self._bake_fbos[key] = fbo
         try:
             fbo.use()
             ctx.viewport, ctx.scissor = (0, 0, w, h), None
@@ -111,10 +111,22 @@ class BoardTextures:
             raw.release()
         return tex
 
+    def keep_only(self, variant: Variant) -> None:
+        """Free the textures of the other rule sets (a game of ``variant`` has begun): 7-11 MB each,
+        which a software renderer holds in the process's own memory. Call it between frames (not
+        after a bake in the same frame, whose framebuffer may still be bound)."""
+        for key in [k for k in (*self.textures, *self._baking) if k[0] != variant.name]:
+            self._bake_fbos.pop(key).release()  # first: it holds the texture while it lives
+            (self.textures.pop(key, None) or self._baking.pop(key)).release()
+
+    def has(self, variant: Variant) -> bool:
+        """Whether a texture of ``variant``'s board is made (or being finished)."""
+        return any(k[0] == variant.name for k in (*self.textures, *self._baking))
+
     def release(self) -> None:
+        for fbo in self._bake_fbos.values():
+            fbo.release()
         for tex in (*self.textures.values(), *self._baking.values()):
             tex.release()
-        for fbo in self._bake_fbos:
-            fbo.release()
         self.vao.release()
         self.program.release()

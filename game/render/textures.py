@@ -103,7 +103,7 @@ def board_image(variant: Variant, pixels: int = 2048, numbers: bool = False, fli
 
 _pool: ThreadPoolExecutor | None = None
 _futures: dict[tuple, Future] = {}
-_futures_lock = threading.Lock()
+_futures_lock = threading.RLock()  # reentrant: a future finished already runs its callback (_made) at once
 
 
 def board_image_future(variant: Variant, pixels: int, numbers: bool = False, flipped: bool = False,
@@ -119,13 +119,44 @@ def board_image_future(variant: Variant, pixels: int, numbers: bool = False, fli
                 _pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="board-image")
             glyphs = _glyphs(variant, pixels, numbers)
             future = _futures[key] = _pool.submit(board_image, variant, pixels, numbers, flipped, seed, glyphs)
+            future.add_done_callback(lambda done: _made(key, done))
         return future
 
 
-def forget_image(variant: Variant, pixels: int, numbers: bool = False, flipped: bool = False, seed: int = 7) -> None:
-    """Drop a finished :func:`board_image_future` (its texture holds the picture now)."""
+def _made(key: tuple, future: Future) -> None:
+    """An image is finished: if it was forgotten while being made, its board's kept image goes too."""
     with _futures_lock:
-        _futures.pop(_image_key(variant, pixels, numbers, flipped, seed), None)
+        if _futures.get(key) is not future:
+            _forget_base(key)
+
+
+def _forget_base(key: tuple) -> None:
+    """Drop the kept image of the board of image ``key`` unless another image of it is asked for
+    (``_futures_lock`` held)."""
+    name, pixels, _, _, seed = key
+    if not any(k[0] == name and k[1] == pixels and k[4] == seed for k in _futures):
+        _bases.pop((name, pixels, seed), None)
+
+
+def forget_image(variant: Variant, pixels: int, numbers: bool = False, flipped: bool = False, seed: int = 7) -> None:
+    """Drop a finished :func:`board_image_future` (its texture holds the picture now), and the board's
+    kept image (:func:`_board_base`) unless another image of that board is still asked for: turning
+    the square numbers on or off later makes it again, a fraction of a second on the background
+    thread while the board shows the picture it has."""
+    key = _image_key(variant, pixels, numbers, flipped, seed)
+    with _futures_lock:
+        _futures.pop(key, None)
+        _forget_base(key)
+
+
+def forget_images_except(variant: Variant) -> None:
+    """Drop every board image, asked for or kept, of the other rule sets (a game of ``variant`` has
+    begun); one being made is dropped once finished."""
+    with _futures_lock:
+        for key in [k for k in _futures if k[0] != variant.name]:
+            _futures.pop(key).cancel()  # (one already being made finishes, see _made)
+        for key in [k for k in _bases if k[0] != variant.name]:
+            del _bases[key]
 
 
 def images_pending() -> bool:
@@ -174,7 +205,8 @@ def _board_base(variant: Variant, pixels: int, seed: int, glyphs: dict) -> np.nd
     that turning the numbers on, or seeing them from the other side, only writes them on a copy.
     Kept as the finished 8-bit image, a quarter of the floats it is made from."""
     key = (variant.name, pixels, seed)
-    if key not in _bases:
+    rgba = _bases.get(key)  # (another thread may drop it meanwhile: see forget_image)
+    if rgba is None:
         img, gloss = _make_board_base(variant, pixels, seed, glyphs)
         rgba = np.empty((pixels, pixels, 4), dtype=np.uint8)
         for channel, plane in ((slice(0, 3), img), (3, gloss)):
@@ -183,9 +215,9 @@ def _board_base(variant: Variant, pixels: int, seed: int, glyphs: dict) -> np.nd
         del img, gloss
         rgba.flags.writeable = False
         while len(_bases) >= 2:
-            _bases.pop(next(iter(_bases)))
+            _bases.pop(next(iter(_bases)), None)
         _bases[key] = rgba
-    return _bases[key]
+    return rgba
 
 
 def _make_board_base(variant: Variant, pixels: int, seed: int, glyphs: dict) -> tuple[np.ndarray, np.ndarray]:

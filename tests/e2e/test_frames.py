@@ -58,3 +58,46 @@ def test_a_window_opens_after_an_offscreen_picture_in_the_same_process(display, 
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and "window opened" in done.stdout, done.stderr
     assert out.stat().st_size > 0
+
+
+def test_a_game_keeps_only_its_rules_boards_and_the_others_come_back_alike(open_app):
+    from engine import AMERICAN, INTERNATIONAL
+    from game import intents as it
+    from game.render import textures
+
+    app = open_app((1000, 700), until=lambda app: app.is_ready and app.renderer is not None)
+    boards = app.renderer.board_textures
+
+    def settle():
+        end = time.monotonic() + 60
+        while time.monotonic() < end:
+            if not app.step() and not textures.images_pending() and app.renderer.is_settled:
+                return
+            time.sleep(1 / 120)
+        raise AssertionError("the window kept drawing with nothing changing")
+
+    def board_pixels():
+        app.compositor.invalidate()
+        app.step()
+        view = app.ui.layout.view
+        return _pixels(app)[app.size[1] - view.bottom:app.size[1] - view.top, view.left:view.right]
+
+    def images_held():
+        with textures._futures_lock:
+            return {k[0] for k in (*textures._futures, *textures._bases)}
+
+    app.dispatch(it.ChooseRules("international"))
+    settle()
+    international = board_pixels()
+    app.dispatch(it.ChooseRules("american"))
+    settle()
+    assert boards.has(AMERICAN) and boards.has(INTERNATIONAL)  # both shown on the mode screen
+    app.dispatch(it.StartGame(None))
+    settle()
+    assert boards.has(AMERICAN) and not boards.has(INTERNATIONAL) and images_held() <= {"american"}
+    app.dispatch(it.ChangeMode())
+    settle()
+    assert "international" in images_held()  # made again in advance on the mode screen
+    app.dispatch(it.ChooseRules("international"))
+    settle()
+    assert np.array_equal(board_pixels(), international), "the board made again looks the same"
