@@ -1,5 +1,14 @@
 """The one decorator every kernel uses (nopython, cached on disk, releasing the GIL), where the
-compiled code is kept, and whether it is there (:func:`kernels_cached`).
+compiled code is kept, and whether it is there (:func:`kernels_cached`); or, in a process that asks
+for it (:func:`interpret`), no compiling at all: the kernels run as the plain Python they are.
+
+Interpreting serves the game's window process. It calls the move generator and the draw counter a
+few times a move (a position's moves take 0.1-0.4 ms as Python, 0.03-0.05 ms compiled), and numba's
+import and compiled code would cost it about 110 MB resident, 40 MB of them its own (the rest is
+numba's LLVM library, shared with the computer's process, which compiles as always). So the
+kernels the window runs (``_movegen``, ``_draws``) keep to what plain Python runs alike: numpy
+scalars and arrays, no numba-only calls outside the intrinsics that ``_movegen`` replaces when
+interpreted. ``tests/engine/test_interpreted.py`` holds them to the compiled results.
 
 numba checks only a kernel's own source file when it loads a cached kernel, not the files of the
 kernels it calls and inlines: after an edit to ``_movegen.py`` (or an upgrade of the game) a cached
@@ -10,10 +19,26 @@ set, is the parent of that folder; otherwise it is the user's cache directory.
 
 import hashlib
 import os
+from functools import lru_cache
 from pathlib import Path
 
-import numba
-from numba import njit
+_interpreted = False  # see interpret()
+_decorated = False  # whether a kernel has been made in this process
+
+
+def interpret() -> None:
+    """Run this process's kernels as plain Python and never import numba. Call it before the first
+    kernel module is imported (``engine.position``, ``engine.game`` and what imports them);
+    RuntimeError after."""
+    global _interpreted
+    if _decorated and not _interpreted:
+        raise RuntimeError("engine.interpret_kernels() comes too late: kernels are already compiled in this process")
+    _interpreted = True
+
+
+def is_interpreted() -> bool:
+    """Whether this process runs its kernels as plain Python (see :func:`interpret`)."""
+    return _interpreted
 
 
 def _cache_dir() -> str | None:
@@ -31,15 +56,29 @@ def _cache_dir() -> str | None:
     return folder
 
 
-numba.config.CACHE_DIR = _cache_dir() or numba.config.CACHE_DIR  # type: ignore[attr-defined]  # set from the environment
-kernel = njit(cache=True, nogil=True)
+@lru_cache(maxsize=None)
+def _compiler():
+    import numba
+
+    numba.config.CACHE_DIR = _cache_dir() or numba.config.CACHE_DIR  # type: ignore[attr-defined]  # set from the environment
+    return numba.njit(cache=True, nogil=True)
+
+
+def kernel(function):
+    """The kernel decorator: ``numba.njit(cache=True, nogil=True)``, or the function itself when
+    this process interprets its kernels."""
+    global _decorated
+    _decorated = True
+    return function if _interpreted else _compiler()(function)
 
 
 def kernels_cached() -> bool:
     """Whether numba's cache holds the compiled move generator for the current sources, so that
     loading it takes a moment rather than a compile (about half a minute); False when unsure. No
     public numba API says this: it reads the cache index through the dispatchers' internals, and
-    another numba version answers False."""
+    another numba version answers False. True where the kernels are interpreted: nothing to load."""
+    if _interpreted:
+        return True
     try:
         from . import _draws, _movegen
 

@@ -11,11 +11,9 @@ instead, with its landing squares in ``routes`` (for animation and click-by-clic
 """
 
 import numpy as np
-from numba import types
-from numba.extending import intrinsic
 
 from ._board import M_PROMO_BLACK, M_PROMO_WHITE, M_VALID, R_FLYING, R_MAJORITY, R_MEN_BACK, R_PROMO_ENDS, R_WIDTH
-from ._jit import kernel
+from ._jit import is_interpreted, kernel
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
@@ -32,32 +30,44 @@ MAX_PATH = 24
 S_STATE, S_CUR, S_DIR, S_LAND, S_FOUND, S_PATH = 0, 1, 2, 3, 4, 5
 
 
-@intrinsic
-def _ctpop(typingctx, x):
-    """LLVM's population count (one POPCNT instruction on the host CPU)."""
-    def codegen(context, builder, signature, args):
-        return builder.ctpop(args[0])
-    return types.uint64(types.uint64), codegen
+if is_interpreted():  # plain Python (see _jit.interpret): the same answers, from Python's int
 
+    def popcount(x):
+        """The number of set bits of a uint64."""
+        return int(x).bit_count()
 
-@intrinsic
-def _cttz(typingctx, x):
-    """LLVM's count of trailing zeros (one TZCNT/BSF instruction); undefined for 0."""
-    def codegen(context, builder, signature, args):
-        return builder.cttz(args[0], context.get_constant(types.boolean, True))
-    return types.uint64(types.uint64), codegen
+    def lsb(x):
+        """The index of the lowest set bit of a non-zero uint64."""
+        x = int(x)
+        return (x & -x).bit_length() - 1
 
+else:
+    from numba import types
+    from numba.extending import intrinsic
 
-@kernel
-def popcount(x):
-    """The number of set bits of a uint64, in one instruction."""
-    return np.int64(_ctpop(np.uint64(x)))  # type: ignore[call-arg]  # numba passes the typing context
+    @intrinsic
+    def _ctpop(typingctx, x):
+        """LLVM's population count (one POPCNT instruction on the host CPU)."""
+        def codegen(context, builder, signature, args):
+            return builder.ctpop(args[0])
+        return types.uint64(types.uint64), codegen
 
+    @intrinsic
+    def _cttz(typingctx, x):
+        """LLVM's count of trailing zeros (one TZCNT/BSF instruction); undefined for 0."""
+        def codegen(context, builder, signature, args):
+            return builder.cttz(args[0], context.get_constant(types.boolean, True))
+        return types.uint64(types.uint64), codegen
 
-@kernel
-def lsb(x):
-    """The index of the lowest set bit of a non-zero uint64, in one instruction."""
-    return np.int64(_cttz(np.uint64(x)))  # type: ignore[call-arg]  # numba passes the typing context
+    @kernel
+    def popcount(x):
+        """The number of set bits of a uint64, in one instruction."""
+        return np.int64(_ctpop(np.uint64(x)))  # type: ignore[call-arg]  # numba passes the typing context
+
+    @kernel
+    def lsb(x):
+        """The index of the lowest set bit of a non-zero uint64, in one instruction."""
+        return np.int64(_cttz(np.uint64(x)))  # type: ignore[call-arg]  # numba passes the typing context
 
 
 @kernel

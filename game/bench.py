@@ -118,6 +118,9 @@ def bench_window(frames: int, size: tuple[int, int], as_json: bool = False, seed
 def _launch_child(size: tuple[int, int]) -> None:
     """In a fresh process: open the game and print (as JSON) the wall-clock times at which the mode
     screen, the 3D board on it and the ready rules engine appeared."""
+    import engine
+
+    engine.interpret_kernels()  # as game.cli does
     from game.app import App
 
     app = App(size)

@@ -46,6 +46,11 @@ def build_parser(tools: bool = True) -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> int:
+    import engine
+
+    # the game's process calls the rules a few times a move: as plain Python, without numba's import and
+    # compiled code (about 110 MB); the computer's process compiles them (see engine/_jit.py)
+    engine.interpret_kernels()
     argv = sys.argv[1:] if argv is None else list(argv)
     args = build_parser(tools=any(a.split("=")[0] in _TOOL_FLAGS for a in argv)).parse_args(argv)
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")

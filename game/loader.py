@@ -1,5 +1,7 @@
 """The rules engine's loading, off the main thread: numba's kernels (compiled on the first run, in a
-process of their own) and the computer's worker process, while the window already draws."""
+process of their own) and the computer's worker process, while the window already draws. Where the
+game's process interprets its kernels (``engine.interpret_kernels``, as ``game.cli`` has it), loading
+them is only importing their modules; the worker compiles or loads its own."""
 
 from __future__ import annotations
 
@@ -8,8 +10,8 @@ import time
 
 
 def warm_up_kernels() -> None:
-    """Compile (or load from numba's cache) the kernels the game itself uses: the move generator and
-    the game record's draw counter (which runs on every move)."""
+    """Compile (or load from numba's cache, or with interpreted kernels only import) the kernels the
+    game itself uses: the move generator and the game record's draw counter (which runs on every move)."""
     from engine import VARIANTS, Position
     from engine.game import Game
 
