@@ -72,11 +72,12 @@ def kernel(function):
     return function if _interpreted else _compiler()(function)
 
 
-def kernels_cached() -> bool:
-    """Whether numba's cache holds the compiled move generator for the current sources, so that
-    loading it takes a moment rather than a compile (about half a minute); False when unsure. No
-    public numba API says this: it reads the cache index through the dispatchers' internals, and
-    another numba version answers False. True where the kernels are interpreted: nothing to load."""
+def kernels_cached(search: bool = False) -> bool:
+    """Whether numba's cache holds the compiled move generator (and with ``search`` the search's
+    kernels too) for the current sources, so that loading them takes a moment rather than a
+    compile (about half a minute); False when unsure. No public numba API says this: it reads the
+    cache index through the dispatchers' internals, and another numba version answers False. True
+    where the kernels are interpreted: nothing to load."""
     if _interpreted:
         return True
     try:
@@ -84,6 +85,10 @@ def kernels_cached() -> bool:
 
         # numba's internals are not in its type hints
         dispatchers: tuple = (_movegen.generate, _movegen.make_move, _draws.endgame_after)
+        if search:
+            from . import _search
+
+            dispatchers += (_search.search, _search.gen_moves, _search.position_key)
         return all(k._cache._cache_file._load_index() for k in dispatchers)
     except Exception:
         return False

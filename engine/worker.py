@@ -40,6 +40,8 @@ import os
 import queue
 import random
 import signal
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterable
@@ -260,11 +262,52 @@ def pv_text(position: Position, pv) -> tuple[str, ...]:
 # --- the worker process -------------------------------------------------------------------------
 
 
+_compiler: subprocess.Popen | None = None  # the process compiling the kernels, while it does (see _compile_apart)
+
+
 def _exit_with(parent) -> None:
     """Wait for the game's process to end, then end this one, whatever the main thread is doing
-    (compiling, or deep in a search kernel, which releases the GIL): no orphan is left searching."""
+    (compiling, or deep in a search kernel, which releases the GIL): no orphan is left searching,
+    nor compiling."""
     parent.join()
+    if _compiler is not None:
+        _compiler.kill()
     os._exit(0)
+
+
+def _compile_apart() -> None:
+    """On a cold cache (the first run, or the first after the kernels changed) have a short-lived
+    process compile the kernels, and load them from the cache afterwards: a process that compiled
+    keeps numba's compiler state, about 90 MB more resident than one that loaded the same code, for
+    as long as it lives. Should that process fail, the warm-up compiles here as before."""
+    global _compiler
+    from ._jit import kernels_cached
+
+    if kernels_cached(search=True):
+        return
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    _compiler = subprocess.Popen([sys.executable, "-c", "from engine.worker import _compile; _compile()"], env=env,
+                                 stdout=subprocess.DEVNULL)
+    code = _compiler.wait()
+    _compiler = None
+    if code:
+        log.warning("compiling the kernels apart failed (exit code %s); compiling them here", code)
+
+
+def _compile() -> None:
+    """The compiling process of :func:`_compile_apart`: the kernels into numba's cache. It ends at once
+    if the worker that started it ends first (closed by the game while compiling)."""
+    worker = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == worker:
+            time.sleep(0.2)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="worker-watch", daemon=True).start()
+    from .search import Searcher
+
+    Searcher(tt_size_mb=1).warm_up()
 
 
 def _serve(requests, replies, flags_buffer, tt_size_mb: int, started: float) -> None:
@@ -275,6 +318,7 @@ def _serve(requests, replies, flags_buffer, tt_size_mb: int, started: float) -> 
         threading.Thread(target=_exit_with, args=(parent,), name="parent-watch", daemon=True).start()
     from .search import Searcher  # imported here: this is where numba compiles or loads its cache
 
+    _compile_apart()
     flags = np.frombuffer(flags_buffer, dtype=_FLAG_DTYPE)
     stop = flags[STOP:STOP + 1]
     searcher = Searcher(tt_size_mb=tt_size_mb)

@@ -277,3 +277,58 @@ def test_the_worker_ends_when_the_game_process_dies_mid_search(tmp_path):
     finally:
         if parent.poll() is None:
             parent.kill()
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            found += [int(p) for p in (task / "children").read_text().split()]
+        except OSError:  # a thread that ended meanwhile
+            pass
+    return found
+
+
+def _compiler_of(pid: int) -> int | None:
+    """The worker's compiling process, once it runs the compiling code (between its fork and its
+    exec a child still shows the worker's command line)."""
+    for child in _children(pid):
+        try:
+            if "engine.worker import _compile" in Path(f"/proc/{child}/cmdline").read_text():
+                return child
+        except OSError:
+            pass
+    return None
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads Linux's /proc")
+def test_a_worker_closed_while_its_kernels_compile_apart_leaves_no_process(tmp_path, monkeypatch):
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))  # a cold cache: the kernels are compiled apart
+    c = EngineClient.start(tt_size_mb=8)
+    worker = c.pid
+    assert worker is not None
+    deadline = time.monotonic() + TIMEOUT
+    while (compiler := _compiler_of(worker)) is None:
+        assert time.monotonic() < deadline and c._worker.process.is_alive()
+        time.sleep(0.05)
+    c.close()
+    deadline = time.monotonic() + 30.0
+    while not is_gone(compiler) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert is_gone(compiler) and is_gone(worker)
+
+
+@pytest.mark.slow
+def test_a_cold_cache_is_compiled_apart_then_loaded(tmp_path, monkeypatch):
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    c = EngineClient.start(tt_size_mb=8)
+    try:
+        c.wait_ready(2 * TIMEOUT)
+        rid = c.request_move(game_after(INTERNATIONAL), limits=Limits(depth=4))
+        assert isinstance(replies_until_answer(c, rid)[-1], BestMove)
+    finally:
+        c.close()
+    code = "from engine._jit import kernels_cached\nprint(kernels_cached(search=True))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                         env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])})
+    assert out.stdout.strip() == "True", out.stderr
