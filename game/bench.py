@@ -259,11 +259,15 @@ def _memory_scenario(size: tuple[int, int], plies: int, trace: bool, seed: int) 
         idle(120)
         rows.append(_measure("mode screen, loaded", app, trace))
         for variant in ("american", "international"):
+            if c.in_game is not None and not c.in_game.game.is_over:
+                app.dispatch(it.Resign())  # ends the game before the next (a game left is asked about)
+                app.dispatch(it.ConfirmResign())
             app.dispatch(it.ChangeMode())
             app.dispatch(it.ChooseRules(variant))
             app.dispatch(it.StartGame(Level.HARD))
             game = c.game
-            assert game is not None
+            if c.in_game is None or game is None or game.variant.name != variant or game.moves:
+                raise SystemExit(f"--bench-memory: the {variant} game did not start")
             while len(game.moves) < plies and not game.is_over:
                 frames_until(functools.partial(game_waits, game), "the computer's move")
                 if c.is_human_turn() and not game.is_over and len(game.moves) < plies:
