@@ -8,6 +8,9 @@
     python -m engine hub [--variant american] [--tt-size MB]          (Scan's Hub protocol on stdin/stdout)
     python -m engine match --a level=hard --b level=medium [--variant V] [--games N] [--concurrency N] [--json]
     python -m engine pdn FILE... [--json] [--export OUT.pdn]
+    python -m engine egdb build [--variant V|all] [--pieces N]       (endgame tables, in the user's cache)
+    python -m engine egdb probe [--variant V] --fen FEN [--plies-left N] [--json]
+    python -m engine egdb info [--json]      |      python -m engine egdb verify [--variant V|all]
 """
 
 from __future__ import annotations
@@ -131,6 +134,75 @@ def cmd_match(args) -> int:
     return match_main(args)
 
 
+def _egdb_variants(name: str):
+    from .variants import VARIANTS
+
+    return list(VARIANTS.values()) if name == "all" else [variant_named(name)]
+
+
+def cmd_egdb(args) -> int:
+    """Endgame tables: build, probe, info, verify (see engine/egdb.py)."""
+    from . import egdb
+
+    if args.action == "build":
+        if args.pieces is not None and args.variant == "all":
+            raise ValueError("--pieces needs one --variant (american or international)")
+        for variant in _egdb_variants(args.variant):
+            egdb.build(variant, args.pieces, args.dir, progress=lambda text: print(text, flush=True))
+        return 0
+    if args.action == "verify":
+        wrong = 0
+        for variant in _egdb_variants(args.variant):
+            bad = egdb.verify(variant, args.dir, progress=print)
+            print(f"{variant.name}: {'all positions agree with their moves' if bad == 0 else f'{bad} positions wrong'}")
+            wrong += bad
+        return 1 if wrong else 0
+    if args.action == "info":
+        rows = []
+        for variant in _egdb_variants("all"):
+            info = egdb.read_info(variant, args.dir)
+            if info is not None:
+                rows.append({k: info[k] for k in ("variant", "pieces", "positions", "wld_bytes", "dist_bytes", "seconds",
+                                                  "built")})
+        if args.json:
+            print(json.dumps({"directory": str(egdb.egdb_dir(args.dir)), "tables": rows}))
+            return 0
+        print(f"endgame tables in {egdb.egdb_dir(args.dir)}")
+        for r in rows:
+            print(f"{r['variant']:<13} {r['pieces']} pieces  {r['positions']:>12,} positions  "
+                  f"{r['wld_bytes'] / 2**20:7.1f} MB values + {r['dist_bytes'] / 2**20:7.1f} MB distances  "
+                  f"built in {r['seconds']:.0f} s ({r['built']})")
+        for name in egdb.missing(args.dir):
+            print(f"{name:<13} not built (python -m engine egdb build --variant {name})")
+        return 0
+    # probe
+    if args.variant == "all":
+        raise ValueError("probe needs one --variant")
+    variant = variant_named(args.variant)
+    tables = egdb.load(variant, args.dir)
+    if tables is None:
+        raise ValueError(f"no {variant.name} endgame tables in {egdb.egdb_dir(args.dir)}: "
+                         f"build them with python -m engine egdb build --variant {variant.name}")
+    if not args.fen:
+        raise ValueError("probe needs --fen")
+    pos = Position.from_fen(variant, args.fen)
+    found = tables.probe(pos, args.plies_left)
+    if found is None:
+        raise ValueError(f"{pos.fen()} is not in the tables ({tables.pieces} pieces at most, a piece on each side)")
+    best = tables.best_move(pos, args.plies_left)
+    out = {"fen": pos.fen(), "value": found.value, "plies": found.plies,
+           "move": pos.move_text(best[0]) if best else None,
+           "moves": {pos.move_text(m): {"value": p.value, "plies": p.plies}
+                     for m, p in tables.move_values(pos, args.plies_left)}}
+    if args.json:
+        print(json.dumps(out))
+    else:
+        side = pos.turn.label
+        how = "" if found.plies is None else f" in {found.plies} plies"
+        print(f"{out['fen']}: {found.value} for {side}{how}" + (f"; best move {out['move']}" if best else ""))
+    return 0
+
+
 def cmd_bench(args) -> int:
     """Fixed positions of both games to fixed depths, fresh table, one thread: the node total is the
     search's signature (the same on every run), nodes per second its speed."""
@@ -235,6 +307,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON object per game")
     p.add_argument("--export", metavar="OUT", help="write the games read to OUT, normalised")
     p.set_defaults(func=cmd_pdn)
+    p = sub.add_parser("egdb", help="endgame tables: build, probe, info, verify")
+    p.add_argument("action", choices=("build", "probe", "info", "verify"))
+    p.add_argument("--variant", default="all", help="american, international or all (build, info, verify)")
+    p.add_argument("--pieces", type=int, default=None, help="build up to this many pieces (default 5 American, 4 International)")
+    p.add_argument("--fen", help="probe: the position")
+    p.add_argument("--plies-left", type=int, default=None,
+                   help="probe: plies left on the International endgame count (default: a fresh count)")
+    p.add_argument("--dir", default=None, help="where the tables are (default: the user's cache directory)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=cmd_egdb)
     return parser
 
 

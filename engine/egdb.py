@@ -1,0 +1,668 @@
+"""Endgame databases made by the project: build, store, load, probe.
+
+    tables = egdb.load(AMERICAN)                    # None until built; memory-mapped, read-only
+    tables.probe(position)                          # Probe(value='win', plies=13)
+    egdb.build(AMERICAN, pieces=5, progress=print)  # or: python -m engine egdb build
+    egdb.start_background_build()                   # what the engine's worker does on first use
+
+What the tables hold. For every position with up to ``pieces`` pieces (American checkers: 5 by
+default, International draughts: 4) the value for the side to move, win, loss or draw, under the
+game's rules of moving (compulsory capture, American free choice / International majority capture,
+crowning, moves told apart by (from, to, captured) as in perft: the move generator is the game's own),
+and a distance in plies. The kernels and the index are in ``engine/_egdb.py``.
+
+* ``<variant>.wld``: 2 bits a position (0 draw, 1 win, 2 loss, 3 an index no position has). The search
+  reads this one in its tree.
+* ``<variant>.dist``: a byte a position. The move at the root picks the fastest win and the longest
+  loss with it.
+* ``<variant>.json``: what was built (pieces, slices, counts, sizes, build time, the rules it was built
+  for). Written last: a table without it is not finished.
+
+Draw rules. *American checkers*: the tables ignore the 40-move rule and repetition, as databases
+usually do. Repetition never changes a value (a side that wins can win without repeating: its
+distance falls every move), and the 40-move count starts afresh with every man move and capture; a
+king ending that is won takes far fewer than 80 plies of king moves in all but contrived cases (the
+distance is exact, so the root move is the shortest way). The same holds for the 25-move rule of
+International draughts outside the endgame rule's groups.
+
+*International draughts, the 16/5-move endgame rule* (FMJD 6.4 as engine/game.py applies it: a lone
+king against 3 pieces with a king among them, "group 3", is drawn 16 moves each (32 plies) after that
+material arose; against 2 or 1 such pieces, "group 2", 5 moves each (10 plies); captures do not extend
+a count; 3 becoming 2 leaves min(count, 10 plies); a group-3 position in which the lone king stands on
+the main diagonal and the other side has no piece on it leaves min(count, 10 plies); material outside
+the groups has no count). The value of a position in a group depends on r, the plies left on its
+count: a win needs the last move made with r >= 1 left (the game looks for "no moves" before it
+looks at the count). More plies never hurt the side that wins, so for each position there is a least
+r from which it is won (or lost), and below which it is a draw. That least r is what ``dist`` holds
+in the groups' slices (``wld`` holds the value for a large enough r), and a probe given r answers
+exactly: win or loss when ``dist <= r``, else draw. It is computed by the same passes as a distance,
+with the transitions of the count from a parent with r to its child:
+
+    same group (king moves, a crowning within group 3, group 2 to 2):   r - 1
+    group 3 to a position with the lone king alone on the main diagonal: min(r - 1, 10)
+    group 3 to group 2 (the lone king captured a piece):                min(r - 1, 10)
+    a group to no group (the lone king took the only king, ...):        no count: any r >= 1 will do
+    no group to a group (a capture or a crowning made the material):   a fresh count, 32 (10 on the
+                                                                         main diagonal) or 10
+
+so a child reached with a count capped at 10 is a draw for the parent when its least r is above 10,
+and a child outside the groups counts with distance 0. The passes of a group stop at 32 or 10 plies:
+no longer count arises. Outside the groups ``dist`` is the number of plies to the end of the game,
+except that a group entered on the way counts with its least r (the plies within which the count
+still matters) instead of its full length; the root move still makes progress, as each step lowers
+the distance or leaves a group for good.
+
+Files live in the user's cache directory (``platformdirs``), ``checkers3d/egdb``; the environment
+variable ``CHECKERS3D_CACHE_DIR`` replaces ``.../checkers3d`` (tests use it). A build keeps each
+solved pair of slices in ``<variant>.parts/`` (written atomically), so an interrupted build resumes;
+the finished tables are written to temporary names and renamed. One builder per variant at a time
+(a lock file). The game's worker starts a build in a background process, at low priority, when the
+tables are missing (``CHECKERS3D_EGDB_AUTOBUILD=0`` turns that off), and plays without them until
+they exist.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import multiprocessing
+import os
+import shutil
+import threading
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Callable, Iterator, NamedTuple
+
+import numpy as np
+
+from . import _board
+from . import _egdb as K
+from ._movegen import MAX_MOVES, MAX_PATH, new_scratch
+from .position import Move, Position
+from .variants import AMERICAN, INTERNATIONAL, VARIANTS, Variant
+
+FORMAT = 1  # raise when the meaning of the files changes: older files are then rebuilt
+DEFAULT_PIECES = {AMERICAN.name: 5, INTERNATIONAL.name: 4}
+CACHE_ENV = "CHECKERS3D_CACHE_DIR"
+AUTOBUILD_ENV = "CHECKERS3D_EGDB_AUTOBUILD"
+VALUES = {K.V_DRAW: "draw", K.V_WIN: "win", K.V_LOSS: "loss"}
+
+
+class BuildBusyError(RuntimeError):
+    """Another process is building the same variant's tables."""
+
+
+# --- where and what --------------------------------------------------------------------------
+
+
+def cache_root() -> Path:
+    """The game's cache directory: ``$CHECKERS3D_CACHE_DIR`` or the platform's user cache dir."""
+    env = os.environ.get(CACHE_ENV)
+    if env:
+        return Path(env)
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("checkers3d", appauthor=False))
+
+
+def egdb_dir(directory: Path | str | None = None) -> Path:
+    return Path(directory) if directory is not None else cache_root() / "egdb"
+
+
+def _rules_fingerprint(variant: Variant) -> dict:
+    """The rule fields a table depends on: a table built for other rules is not used."""
+    return {"squares": variant.squares, "men_capture_backward": variant.men_capture_backward,
+            "flying_kings": variant.flying_kings, "majority_capture": variant.majority_capture,
+            "promotion_ends_capture": variant.promotion_ends_capture, "endgame_rule": variant.endgame_rule,
+            "lone_king_vs_three_moves": variant.lone_king_vs_three_moves,
+            "lone_king_vs_two_moves": variant.lone_king_vs_two_moves,
+            "lone_king_main_diagonal_moves": variant.lone_king_main_diagonal_moves}
+
+
+class Geometry(NamedTuple):
+    """The index's arrays for one variant (see ``_egdb``): params, square of each bit, bit of each
+    square, binomial coefficients."""
+
+    params: np.ndarray
+    sq_of_bit: np.ndarray
+    bit_of_sq: np.ndarray
+    binom: np.ndarray
+
+
+@lru_cache(maxsize=None)
+def geometry(variant: Variant, pieces: int) -> Geometry:
+    from .game import _main_diagonal
+
+    if not 2 <= pieces <= K.MAX_PIECES:
+        raise ValueError(f"tables of 2 to {K.MAX_PIECES} pieces can be built, not {pieces}")
+    params = np.zeros(K.P_COUNT, dtype=np.int64)
+    params[K.P_SQUARES] = variant.squares
+    params[K.P_WIDTH] = variant.row_width
+    params[K.P_TOP_BIT] = _board.square_bit(variant, variant.squares)
+    params[K.P_ENDGAME] = int(variant.endgame_rule)
+    if variant.endgame_rule:
+        params[K.P_THREE_PLIES] = 2 * variant.lone_king_vs_three_moves
+        params[K.P_TWO_PLIES] = 2 * variant.lone_king_vs_two_moves
+        params[K.P_DIAG_PLIES] = 2 * variant.lone_king_main_diagonal_moves
+        params[K.P_DIAG] = _main_diagonal(variant)
+    params[K.P_PIECES] = pieces
+    sq_of_bit = np.full(64, -1, dtype=np.int64)
+    bit_of_sq = np.zeros(variant.squares, dtype=np.int64)
+    for s in range(variant.squares):
+        b = _board.square_bit(variant, s + 1)
+        sq_of_bit[b] = s
+        bit_of_sq[s] = b
+    binom = np.zeros((65, K.MAX_PIECES + 1), dtype=np.int64)
+    for n in range(65):
+        binom[n, 0] = 1
+        for k in range(1, K.MAX_PIECES + 1):
+            binom[n, k] = binom[n - 1, k - 1] + binom[n - 1, k] if n > 0 else 0
+    out = Geometry(params, sq_of_bit, bit_of_sq, binom)
+    for arr in out:
+        arr.setflags(write=False)
+    return out
+
+
+def _materials(pieces: int) -> list[tuple[int, int, int, int]]:
+    """Every material of 2..pieces pieces with a piece on each side, in build order: fewer pieces
+    first, then fewer men (a crowning leads to fewer men), each slice next to its pair's other slice.
+    A table of fewer pieces is a prefix of a larger one."""
+    out = []
+    for n in range(2, pieces + 1):
+        for a in range(n + 1):
+            for b in range(n + 1 - a):
+                for c in range(n + 1 - a - b):
+                    d = n - a - b - c
+                    if a + b and c + d:
+                        out.append((a, b, c, d))
+    return sorted(out, key=lambda m: (sum(m), m[0] + m[2], min(m, (m[2], m[3], m[0], m[1])), m))
+
+
+def _key(m) -> int:
+    a, b, c, d = m
+    return ((a * K.KEY_BASE + b) * K.KEY_BASE + c) * K.KEY_BASE + d
+
+
+def _name(m) -> str:
+    return "".join(map(str, m))
+
+
+def _layout(variant: Variant, pieces: int) -> tuple[list, np.ndarray, int]:
+    """(materials in order, offsets by key (-1: none), total positions)."""
+    geo = geometry(variant, pieces)
+    offsets = np.full(K.KEY_COUNT, -1, dtype=np.int64)
+    total = 0
+    mats = _materials(pieces)
+    for m in mats:
+        offsets[_key(m)] = total
+        total += int(K.slice_size(_key(m), geo.params, geo.binom))
+    offsets.setflags(write=False)
+    return mats, offsets, total
+
+
+def _paths(variant: Variant, directory: Path) -> dict[str, Path]:
+    name = variant.name
+    return {"info": directory / f"{name}.json", "wld": directory / f"{name}.wld", "dist": directory / f"{name}.dist",
+            "parts": directory / f"{name}.parts", "lock": directory / f"{name}.lock"}
+
+
+def read_info(variant: Variant, directory: Path | str | None = None) -> dict | None:
+    """The metadata of a finished table for ``variant`` built with this format and these rules, or None."""
+    path = _paths(variant, egdb_dir(directory))["info"]
+    try:
+        info = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(info, dict) or info.get("format") != FORMAT or info.get("rules") != _rules_fingerprint(variant):
+        return None
+    return info
+
+
+# --- building ----------------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """Hold an exclusive lock on ``path`` (BuildBusyError when another process has it)."""
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        try:
+            if os.name == "nt":
+                import msvcrt
+
+                msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+            else:
+                import fcntl
+
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            raise BuildBusyError(f"another process is building {path.stem}'s endgame tables") from None
+        yield
+    finally:
+        os.close(fd)
+
+
+def _write_atomic(path: Path, data: bytes | np.ndarray) -> None:
+    tmp = path.with_name(path.name + f".tmp{os.getpid()}")
+    with open(tmp, "wb") as f:
+        if isinstance(data, np.ndarray):
+            data.tofile(f)
+        else:
+            f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def pack_wld(val: np.ndarray) -> np.ndarray:
+    """2 bits a position, 4 positions a byte, the first in the low bits."""
+    padded = np.zeros((len(val) + 3) // 4 * 4, dtype=np.uint8)
+    padded[: len(val)] = val
+    quads = padded.reshape(-1, 4)
+    return (quads[:, 0] | (quads[:, 1] << 2) | (quads[:, 2] << 4) | (quads[:, 3] << 6)).astype(np.uint8)
+
+
+def unpack_wld(wld: np.ndarray, count: int) -> np.ndarray:
+    out = np.empty((len(wld), 4), dtype=np.uint8)
+    for i in range(4):
+        out[:, i] = (wld >> (2 * i)) & 3
+    return out.reshape(-1)[:count]
+
+
+class _Work:
+    """The kernels' work arrays for one build (move buffers)."""
+
+    def __init__(self):
+        self.scratch, self.capstk = new_scratch()
+        self.mv_from = np.zeros(MAX_MOVES, dtype=np.int64)
+        self.mv_to = np.zeros(MAX_MOVES, dtype=np.int64)
+        self.mv_cap = np.zeros(MAX_MOVES, dtype=np.uint64)
+        self.routes = np.zeros((1, MAX_PATH), dtype=np.int64)
+        self.route_len = np.zeros(1, dtype=np.int64)
+
+    def moves(self):
+        return self.scratch, self.capstk, self.mv_from, self.mv_to, self.mv_cap, self.routes, self.route_len
+
+
+def _solve(variant: Variant, geo: Geometry, k1: int, k2: int, offsets, val, dist, work: _Work) -> int:
+    """Solve one pair in place; returns the passes run."""
+    rules, masks, nbr, _ = _board.layout(variant)
+    n1 = int(K.slice_size(k1, geo.params, geo.binom))
+    size = n1 + (int(K.slice_size(k2, geo.params, geo.binom)) if k2 != k1 else 0)
+    cnt = np.zeros(size, dtype=np.uint8)
+    xw = np.full(size, K.NO_DIST, dtype=np.uint16)
+    xl = np.zeros(size, dtype=np.uint16)
+    can_lose = np.zeros(size, dtype=np.bool_)
+    largest = K.init_pair(k1, k2, offsets, val, dist, cnt, xw, xl, can_lose, geo.params, rules, masks, nbr,
+                          geo.sq_of_bit, geo.bit_of_sq, geo.binom, *work.moves())
+    passes = K.solve_pair(k1, k2, offsets, val, dist, cnt, xw, xl, can_lose, geo.params, rules, masks, nbr,
+                          geo.sq_of_bit, geo.bit_of_sq, geo.binom)
+    if passes < 0 or largest > K.MAX_DIST + 1:
+        raise OverflowError(f"{variant.name} slice {k1}: a distance longer than {K.MAX_DIST} plies")
+    return int(passes)
+
+
+def build(variant: Variant, pieces: int | None = None, directory: Path | str | None = None,
+          progress: Callable[[str], None] | None = None) -> dict:
+    """Build (or finish, or extend) the tables of ``variant`` up to ``pieces`` pieces in ``directory``
+    (default: the cache). Returns the metadata. Does nothing when a table of as many pieces exists.
+    Raises BuildBusyError when another process is building them."""
+    pieces = DEFAULT_PIECES[variant.name] if pieces is None else pieces
+    geo = geometry(variant, pieces)
+    say = progress or (lambda text: None)
+    folder = egdb_dir(directory)
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = _paths(variant, folder)
+    with _locked(paths["lock"]):
+        old = read_info(variant, folder)
+        if old is not None and old["pieces"] >= pieces:
+            say(f"{variant.name}: {old['pieces']}-piece tables already built")
+            return old
+        started = time.perf_counter()
+        mats, offsets, total = _layout(variant, pieces)
+        val = np.zeros(total, dtype=np.uint8)
+        dist = np.zeros(total, dtype=np.uint8)
+        done = 0  # positions already solved by a smaller finished table (a prefix of this one)
+        if old is not None:
+            done = int(old["positions"])
+            val[:done] = unpack_wld(np.fromfile(paths["wld"], dtype=np.uint8), done)
+            dist[:done] = np.fromfile(paths["dist"], dtype=np.uint8, count=done)
+        parts = paths["parts"]
+        stamp = {"format": FORMAT, "rules": _rules_fingerprint(variant)}
+        if parts.exists() and _read_json(parts / "stamp.json") != stamp:
+            shutil.rmtree(parts)
+        parts.mkdir(exist_ok=True)
+        _write_atomic(parts / "stamp.json", json.dumps(stamp).encode())
+        work = _Work()
+        seen: set[int] = set()
+        pairs = []
+        for m in mats:
+            k1 = _key(m)
+            if k1 in seen:
+                continue
+            k2 = _key((m[2], m[3], m[0], m[1]))
+            seen.update((k1, k2))
+            pairs.append((m, k1, k2))
+        slices = []
+        for number, (m, k1, k2) in enumerate(pairs, start=1):
+            lo = int(offsets[k1])
+            size = sum(int(K.slice_size(k, geo.params, geo.binom)) for k in {k1, k2})
+            hi = lo + size
+            assert k2 == k1 or offsets[k2] == lo + int(K.slice_size(k1, geo.params, geo.binom)), "pair not adjacent"
+            part = parts / f"{_name(m)}.npy"
+            t0 = time.perf_counter()
+            if hi <= done:
+                how = "kept"
+            elif part.exists() and _load_part(part, size) is not None:
+                val[lo:hi], dist[lo:hi] = _load_part(part, size)
+                how = "resumed"
+            else:
+                passes = _solve(variant, geo, k1, k2, offsets, val, dist, work)
+                with open(part.with_suffix(".tmp"), "wb") as f:
+                    np.save(f, np.stack([val[lo:hi], dist[lo:hi]]))
+                os.replace(part.with_suffix(".tmp"), part)
+                how = f"solved in {time.perf_counter() - t0:.1f} s, {passes} passes"
+            seconds = time.perf_counter() - t0
+            for k in sorted({k1, k2}):
+                a, b, c, d = (int(x) for x in K.key_material(k))
+                s_lo = int(offsets[k])
+                s_hi = s_lo + int(K.slice_size(k, geo.params, geo.binom))
+                counts = np.bincount(val[s_lo:s_hi], minlength=4)
+                decided = dist[s_lo:s_hi][val[s_lo:s_hi] != K.V_DRAW]
+                slices.append({"material": _name((a, b, c, d)), "offset": s_lo, "size": s_hi - s_lo,
+                               "wins": int(counts[K.V_WIN]), "losses": int(counts[K.V_LOSS]),
+                               "draws": int(counts[K.V_DRAW]), "invalid": int(counts[K.V_INVALID]),
+                               "longest": int(decided.max()) if len(decided) else 0,
+                               "group": int(K.key_group(k, geo.params)), "seconds": round(seconds, 2)})
+            say(f"{variant.name} {pieces} pieces: pair {number}/{len(pairs)} {_name(m)}: {size:,} positions, {how}")
+        wld = pack_wld(val)
+        _write_atomic(paths["wld"], wld)
+        _write_atomic(paths["dist"], dist)
+        seconds = time.perf_counter() - started + (old["seconds"] if old else 0.0)
+        info = {"format": FORMAT, "variant": variant.name, "rules": _rules_fingerprint(variant), "pieces": pieces,
+                "positions": total, "wld_bytes": int(wld.nbytes), "dist_bytes": int(dist.nbytes),
+                "seconds": round(seconds, 1), "built": time.strftime("%Y-%m-%d %H:%M:%S"), "slices": slices}
+        _write_atomic(paths["info"], json.dumps(info, indent=1).encode())
+        shutil.rmtree(parts, ignore_errors=True)
+        say(f"{variant.name}: {pieces}-piece tables built, {total:,} positions, {wld.nbytes + dist.nbytes:,} bytes, "
+            f"{seconds:.1f} s")
+        return info
+
+
+def _read_json(path: Path):
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def _load_part(path: Path, size: int):
+    try:
+        data = np.load(path)
+    except (OSError, ValueError):
+        return None
+    if data.shape != (2, size) or data.dtype != np.uint8:
+        return None
+    return data[0], data[1]
+
+
+# --- loading and probing ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Probe:
+    """A table's answer for the side to move: ``value`` 'win', 'loss' or 'draw'; ``plies`` the
+    distance (see the module docstring), None for a draw."""
+
+    value: str
+    plies: int | None
+
+
+class TableArrays(NamedTuple):
+    """What the kernels read (``_egdb.probe``): params, offsets by material key, the index's tables,
+    the 2-bit values and the distances."""
+
+    params: np.ndarray
+    offsets: np.ndarray
+    sq_of_bit: np.ndarray
+    binom: np.ndarray
+    wld: np.ndarray
+    dist: np.ndarray
+
+
+class Tables:
+    """A variant's finished tables, memory-mapped read-only (pages are read on first touch and shared
+    by every process that maps them)."""
+
+    def __init__(self, variant: Variant, info: dict, wld: np.ndarray, dist: np.ndarray):
+        self.variant = variant
+        self.info = info
+        self.pieces = int(info["pieces"])
+        geo = geometry(variant, self.pieces)
+        _, offsets, total = _layout(variant, self.pieces)
+        if total != info["positions"] or len(wld) != (total + 3) // 4 or len(dist) != total:
+            raise ValueError(f"{variant.name} endgame tables have the wrong size")
+        self.arrays = TableArrays(geo.params, offsets, geo.sq_of_bit, geo.binom, wld, dist)
+
+    @property
+    def is_group_rule(self) -> bool:
+        return bool(self.variant.endgame_rule)
+
+    def fresh_count(self, position: Position) -> int | None:
+        """The plies a Game starting at ``position`` would have on its endgame count (None: no count)."""
+        if not self.variant.endgame_rule:
+            return None
+        a = self.arrays
+        w, b, k = np.uint64(position.white), np.uint64(position.black), np.uint64(position.kings)
+        group = int(_group(position))
+        if group == 0:
+            return None
+        limit = int(K.group_limit(group, a.params))
+        if group == 3 and K.on_main_diagonal(w, b, k, a.params):
+            limit = min(limit, int(a.params[K.P_DIAG_PLIES]))
+        return limit
+
+    def probe(self, position: Position, plies_left: int | None = None) -> Probe | None:
+        """The value of ``position`` for its side to move, None when it isn't in the tables.
+        ``plies_left``: plies left on the endgame rule's count (International); None means the count
+        a game starting here would have (``Game.plies_until_draw`` is the number during a game)."""
+        if position.variant != self.variant:
+            raise ValueError(f"{position.variant.name} position given to {self.variant.name} tables")
+        value, plies = self._probe_raw(position, plies_left)
+        if value < 0:
+            return None
+        return Probe(VALUES[value], None if value == K.V_DRAW else plies)
+
+    def _probe_raw(self, position: Position, plies_left: int | None) -> tuple[int, int]:
+        if plies_left is None:
+            plies_left = self.fresh_count(position) or 0
+        a = self.arrays
+        value, plies = K.probe(np.uint64(position.white), np.uint64(position.black), np.uint64(position.kings),
+                               int(position.turn), int(plies_left), True, a.params, a.offsets, a.sq_of_bit, a.binom,
+                               a.wld, a.dist)
+        return int(value), int(plies)
+
+    def contains(self, position: Position) -> bool:
+        return self.probe(position, 0) is not None
+
+    def child_count(self, position: Position, child: Position, plies_left: int | None) -> int | None:
+        """The plies left on the endgame count at ``child`` (a move after ``position``, which had
+        ``plies_left``), counted as engine/game.py counts them; None where no count runs."""
+        child_group = _group(child)
+        if child_group == 0:
+            return None
+        parent_group = _group(position)
+        if parent_group == 0 or plies_left is None:
+            return self.fresh_count(child)
+        left = plies_left - 1
+        if parent_group == 3 and child_group == 2:
+            return min(left, int(self.arrays.params[K.P_TWO_PLIES]))
+        if child_group == 3:
+            return min(left, self.fresh_count(child) or left)
+        return left
+
+    def move_values(self, position: Position, plies_left: int | None = None) -> list[tuple[Move, Probe]]:
+        """Every legal move with the value it leaves the opponent: the child's probe, with the count the
+        child would have."""
+        if plies_left is None:
+            plies_left = self.fresh_count(position)
+        out = []
+        for move in position.legal_moves():
+            child = position.play(move)
+            if not child.legal_moves():
+                out.append((move, Probe("loss", 0)))
+                continue
+            probe = self.probe(child, self.child_count(position, child, plies_left) or 0)
+            assert probe is not None, f"child {child.fen()} of a table position is not in the tables"
+            out.append((move, probe))
+        return out
+
+    def best_move(self, position: Position, plies_left: int | None = None) -> tuple[Move, Probe] | None:
+        """The tables' move: the fastest win, else a drawing move (the first), else the longest loss;
+        with the value for the side to move. None when the position isn't in the tables or has no move."""
+        if self.probe(position, plies_left) is None or not position.legal_moves():
+            return None
+        best = None
+        for move, child in self.move_values(position, plies_left):
+            # the mover's result: a child lost in n plies is our win in n + 1, and so on
+            if child.value == "loss":
+                key, mine = (2, -child.plies), Probe("win", child.plies + 1)
+            elif child.value == "draw":
+                key, mine = (1, 0), Probe("draw", None)
+            else:
+                key, mine = (0, child.plies), Probe("loss", child.plies + 1)
+            if best is None or key > best[0]:
+                best = (key, move, mine)
+        return best[1], best[2]
+
+
+def _group(position: Position) -> int:
+    from ._search import endgame_group
+
+    if not position.variant.endgame_rule:
+        return 0
+    return int(endgame_group(np.uint64(position.white), np.uint64(position.black), np.uint64(position.kings)))
+
+
+_loaded: dict[tuple[str, str], Tables] = {}
+_loaded_lock = threading.Lock()
+
+
+def load(variant: Variant, directory: Path | str | None = None) -> Tables | None:
+    """The finished tables of ``variant`` (memory-mapped, cached per process), or None when there are
+    none (not built, an older format, other rules, a broken file)."""
+    folder = egdb_dir(directory)
+    with _loaded_lock:
+        key = (variant.name, str(folder))
+        info = read_info(variant, folder)
+        cached = _loaded.get(key)
+        if cached is not None and info is not None and cached.info == info:
+            return cached
+        if info is None:
+            return None
+        paths = _paths(variant, folder)
+        try:
+            wld = np.asarray(np.memmap(paths["wld"], dtype=np.uint8, mode="r"))
+            dist = np.asarray(np.memmap(paths["dist"], dtype=np.uint8, mode="r"))
+            tables = Tables(variant, info, wld, dist)
+        except (OSError, ValueError):
+            return None
+        _loaded[key] = tables
+        return tables
+
+
+def verify(variant: Variant, directory: Path | str | None = None, progress: Callable[[str], None] | None = None) -> int:
+    """Check every position of the finished tables against its children (one ply of minimax with the
+    endgame rule). Returns the number of positions that disagree (0 for correct tables)."""
+    info = read_info(variant, directory)
+    if info is None:
+        raise ValueError(f"no {variant.name} endgame tables in {egdb_dir(directory)}")
+    paths = _paths(variant, egdb_dir(directory))
+    pieces = int(info["pieces"])
+    geo = geometry(variant, pieces)
+    mats, offsets, total = _layout(variant, pieces)
+    val = unpack_wld(np.fromfile(paths["wld"], dtype=np.uint8), total)
+    dist = np.fromfile(paths["dist"], dtype=np.uint8)
+    rules, masks, nbr, _ = _board.layout(variant)
+    work = _Work()
+    first = np.zeros(1, dtype=np.int64)
+    bad_total = 0
+    for m in mats:
+        bad = int(K.verify_slice(_key(m), offsets, val, dist, geo.params, rules, masks, nbr, geo.sq_of_bit,
+                                 geo.bit_of_sq, geo.binom, *work.moves(), first))
+        bad_total += bad
+        if progress:
+            progress(f"{variant.name} {_name(m)}: {'ok' if bad == 0 else f'{bad} wrong, first index {first[0]}'}")
+    return bad_total
+
+
+def position_at(variant: Variant, material: str, index: int, pieces: int = K.MAX_PIECES) -> Position | None:
+    """The position (White to move, normal form) of ``index`` in slice ``material`` ('2101'), or None
+    for an index no position has. For tests and for reading the tables."""
+    geo = geometry(variant, pieces)
+    m = tuple(int(ch) for ch in material)
+    w, b, k, ok = K.decode(_key(m), index, geo.params, geo.bit_of_sq, geo.binom)
+    if not ok:
+        return None
+    from .variants import Color
+
+    return Position(variant, int(w), int(b), int(k), Color.WHITE)
+
+
+def slice_size(variant: Variant, material: str) -> int:
+    geo = geometry(variant, K.MAX_PIECES)
+    return int(K.slice_size(_key(tuple(int(ch) for ch in material)), geo.params, geo.binom))
+
+
+# --- in the background --------------------------------------------------------------------------
+
+
+def autobuild_allowed() -> bool:
+    return os.environ.get(AUTOBUILD_ENV, "1").strip().lower() not in ("0", "no", "off", "false")
+
+
+def missing(directory: Path | str | None = None) -> list[str]:
+    """The variants whose default tables are not built."""
+    out = []
+    for name, variant in VARIANTS.items():
+        info = read_info(variant, directory)
+        if info is None or info["pieces"] < DEFAULT_PIECES[name]:
+            out.append(name)
+    return out
+
+
+def _background(names: list[str], directory: str | None) -> None:
+    """The builder process: low priority, ends with its parent, one variant after the other."""
+    parent = multiprocessing.parent_process()
+
+    def watch() -> None:
+        if parent is not None:
+            parent.join()
+            os._exit(0)
+
+    threading.Thread(target=watch, daemon=True).start()
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(10)
+    for name in names:
+        try:
+            build(VARIANTS[name], directory=directory)
+        except BuildBusyError:
+            continue
+
+
+def start_background_build(directory: Path | str | None = None):
+    """Start building the missing default tables in a low-priority process (spawned, so it shares
+    nothing with the caller) unless ``CHECKERS3D_EGDB_AUTOBUILD`` is 0 or nothing is missing.
+    Returns the process, or None. The caller plays on; :func:`load` finds the tables once written."""
+    if not autobuild_allowed():
+        return None
+    names = missing(directory)
+    if not names:
+        return None
+    ctx = multiprocessing.get_context("spawn")
+    process = ctx.Process(target=_background, args=(names, None if directory is None else str(directory)),
+                          name="checkers-egdb-build", daemon=True)
+    process.start()
+    return process

@@ -1,0 +1,336 @@
+"""Endgame tables (engine/egdb.py, engine/_egdb.py): built small here (3 pieces, seconds), checked
+against a slow, obvious twin (plain Python passes over every 2-piece position, the endgame rule
+written out from the specification's text), against every position's own moves (verify), against the
+real Game record's draw counting (playing the tables' moves out), and through the command line.
+Bigger tables and published positions (First Position, 3 kings against 2, 3 kings against 1 on
+10x10) are marked slow: they build 4 and 5 pieces, minutes, unless ``CHECKERS3D_EGDB_TABLES`` names a
+folder where they are built already.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from engine import AMERICAN, INTERNATIONAL, Color, Position, egdb
+from engine import _egdb as K
+from engine.game import Game
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory):
+    """3-piece tables of both games in a fresh folder."""
+    folder = tmp_path_factory.mktemp("egdb")
+    for variant in (AMERICAN, INTERNATIONAL):
+        egdb.build(variant, 3, folder)
+    return folder
+
+
+def _tables(folder, variant):
+    tables = egdb.load(variant, folder)
+    assert tables is not None
+    return tables
+
+
+# --- the slow twin ----------------------------------------------------------------------------
+
+
+def _two_piece_positions(variant):
+    """Every position with one piece a side, both sides to move, as FEN."""
+    w = variant.row_width
+    out = []
+    for ws in range(1, variant.squares + 1):
+        for bs in range(1, variant.squares + 1):
+            if ws == bs:
+                continue
+            for wk in (False, True):
+                for bk in (False, True):
+                    if (not wk and ws <= w) or (not bk and bs > variant.squares - w):
+                        continue  # a man on its own crowning row
+                    for turn in "WB":
+                        out.append(f"{turn}:W{'K' * wk}{ws}:B{'K' * bk}{bs}")
+    return out
+
+
+def _twin_two_pieces(variant):
+    """{(position, r): (value, plies)}, r the plies left on the endgame count (None outside it), by the
+    textbook retrograde analysis over the game tree from Position's moves: states without a move are
+    lost in 0; going backwards in order of distance, a state with a child lost in n is won in n + 1,
+    a state whose children are all won, the last in n, is lost in n + 1. The endgame rule as the
+    specification words it: king against king is a lone king against 1 king, "up to 5 moves each from
+    that position" (10 plies from when the material arose); a state with r = 0 is a draw unless the
+    side to move has no move."""
+    limit = 2 * variant.lone_king_vs_two_moves if variant.endgame_rule else None
+    positions = [Position.from_fen(variant, fen) for fen in _two_piece_positions(variant)]
+    number = {pos: i for i, pos in enumerate(positions)}
+    counted = [limit is not None and pos.kings == pos.white | pos.black for pos in positions]
+    moves = [[number.get(pos.play(m), -1) for m in pos.legal_moves()] for pos in positions]  # -1: all taken
+    children = {}
+    for i, kids in enumerate(moves):
+        for r in range(limit + 1) if counted[i] else [None]:
+            children[(i, r)] = [("taken", None) if j < 0 else (j, (r - 1 if counted[i] else limit) if counted[j] else None)
+                                for j in kids]
+    parents: dict = {}
+    for state, kids in children.items():
+        for kid in kids:
+            parents.setdefault(kid, []).append(state)
+    value = {("taken", None): ("loss", 0)}
+    value.update({state: ("loss", 0) for state, kids in children.items() if not kids})
+    left = {state: len(kids) for state, kids in children.items()}
+    queue = list(value)
+    for kid in queue:  # the queue grows while it is read: distances come in order
+        kid_value, plies = value[kid]
+        for state in parents.get(kid, ()):
+            if state in value or state[1] == 0:
+                continue
+            if kid_value == "loss":
+                value[state] = ("win", plies + 1)
+                queue.append(state)
+            else:
+                left[state] -= 1
+                if left[state] == 0:
+                    value[state] = ("loss", plies + 1)
+                    queue.append(state)
+    return {(positions[i], r): value.get((i, r), ("draw", None)) for i, r in children}
+
+
+@pytest.mark.parametrize("variant", [AMERICAN, INTERNATIONAL], ids=lambda v: v.name)
+def test_every_two_piece_position_matches_the_slow_twin(small, variant):
+    tables = _tables(small, variant)
+    twin = _twin_two_pieces(variant)
+    wrong = []
+    for (pos, r), (value, plies) in twin.items():
+        found = tables.probe(pos, r)
+        if (found.value, found.plies) != (value, plies):
+            wrong.append((pos.fen(), r, (value, plies), found))
+    assert not wrong, f"{len(wrong)} of {len(twin)} differ, e.g. {wrong[:5]}"
+    # the twin is not trivial: both results and the count's draws occur
+    values = {v for v, _ in twin.values()}
+    assert values == {"win", "loss", "draw"}
+
+
+@pytest.mark.parametrize("variant", [AMERICAN, INTERNATIONAL], ids=lambda v: v.name)
+def test_every_position_agrees_with_its_moves(small, variant):
+    lines = []
+    assert egdb.verify(variant, small, progress=lines.append) == 0
+    assert len(lines) == 16 and all(line.endswith("ok") for line in lines)
+
+
+def test_verify_finds_a_wrong_entry(small, tmp_path):
+    for name in ("american.json", "american.wld", "american.dist"):
+        (tmp_path / name).write_bytes((small / name).read_bytes())
+    dist = np.fromfile(tmp_path / "american.dist", dtype=np.uint8)
+    wld = egdb.unpack_wld(np.fromfile(tmp_path / "american.wld", dtype=np.uint8), len(dist))
+    first_win = int(np.flatnonzero(wld == K.V_WIN)[0])
+    dist[first_win] += 2
+    dist.tofile(tmp_path / "american.dist")
+    lines = []
+    assert egdb.verify(AMERICAN, tmp_path, progress=lines.append) >= 1  # it, and the positions that lead to it
+    assert any("wrong, first index" in line for line in lines)
+
+
+# --- what players know --------------------------------------------------------------------------
+
+
+def test_two_kings_against_one_in_american_checkers(small):
+    """Two kings against one: the two kings win from nearly every position, and never lose with the
+    move; the few draws are forks and pins of two kings near an edge (e.g. B:WK3,K4:BK7, where 7-11
+    leaves both kings unable to move without being taken or exchanged)."""
+    tables = _tables(small, AMERICAN)
+    with_move, lone_to_move = Counter(), Counter()
+    for index in range(egdb.slice_size(AMERICAN, "0201")):
+        pos = egdb.position_at(AMERICAN, "0201", index)  # two kings (White) to move
+        if pos is None:
+            continue
+        with_move[tables.probe(pos).value] += 1
+        lone = Position(AMERICAN, pos.white, pos.black, pos.kings, Color.BLACK)
+        if not lone.has_capture():
+            lone_to_move[tables.probe(lone).value] += 1
+    assert with_move["loss"] == 0 and with_move["win"] > 0.99 * sum(with_move.values())
+    assert lone_to_move["win"] == 0 and lone_to_move["loss"] > 0.99 * sum(lone_to_move.values())
+    assert tables.probe(Position.from_fen(AMERICAN, "B:WK3,K4:BK7")).value == "draw"
+    assert tables.best_move(Position.from_fen(AMERICAN, "B:WK3,K4:BK7"))[0].end == 11
+
+
+# --- the tables' moves played in a real Game record --------------------------------------------------
+
+
+def _play_out(tables, game, limit=400):
+    """Both sides play the tables' move until the record ends the game."""
+    while not game.is_over and game.ply < limit:
+        pos = game.position
+        left = game.plies_until_draw if tables.fresh_count(pos) is not None else None
+        move, _ = tables.best_move(pos, left)
+        game.play(move)
+    return game.outcome
+
+
+@pytest.mark.parametrize("variant", [AMERICAN, INTERNATIONAL], ids=lambda v: v.name)
+def test_table_moves_reach_the_tables_result_in_a_game(small, variant):
+    """From random 3-piece positions, the tables' value comes true in the Game record (its own draw
+    rules and counts): a win ends in a win within the distance outside the endgame rule."""
+    tables = _tables(small, variant)
+    rng = random.Random(5)
+    materials = ["0201", "0111", "1101", "0120", "1011", "2001"]
+    seen = set()
+    for _ in range(150):
+        material = rng.choice(materials)
+        pos = egdb.position_at(variant, material, rng.randrange(egdb.slice_size(variant, material)))
+        if pos is None:
+            continue
+        if rng.random() < 0.5:
+            pos = Position(variant, pos.white, pos.black, pos.kings, Color.BLACK)
+        if not pos.legal_moves():
+            continue
+        found = tables.probe(pos)
+        game = Game(variant, pos)
+        outcome = _play_out(tables, game)
+        seen.add(found.value)
+        if found.value == "draw":
+            assert outcome.result == "draw", (pos.fen(), outcome)
+            continue
+        winner = pos.turn if found.value == "win" else pos.turn.opponent
+        assert (outcome.result, outcome.reason) == (winner.label, "no_moves"), (pos.fen(), found, outcome)
+        if tables.fresh_count(pos) is None and found.plies is not None:
+            groups_on_the_way = variant.endgame_rule
+            if not groups_on_the_way:
+                assert game.ply == found.plies, pos.fen()
+    assert seen == {"win", "loss", "draw"}
+
+
+def test_the_endgame_count_decides_in_international(small):
+    """King + man against king with White to move: with a fresh count (10 plies) some wins are
+    there; with fewer plies left the same position can only be drawn."""
+    tables = _tables(small, INTERNATIONAL)
+    flipped = 0
+    for index in range(0, egdb.slice_size(INTERNATIONAL, "1101"), 7):
+        pos = egdb.position_at(INTERNATIONAL, "1101", index)
+        if pos is None:
+            continue
+        fresh = tables.probe(pos)
+        if fresh.value == "win" and fresh.plies > 1:
+            assert tables.probe(pos, fresh.plies).value == "win"
+            assert tables.probe(pos, fresh.plies - 1).value == "draw"
+            flipped += 1
+    assert flipped > 100
+
+
+# --- building --------------------------------------------------------------------------------
+
+
+def test_an_interrupted_build_resumes_to_the_same_tables(small, tmp_path):
+    class Stop(Exception):
+        pass
+
+    def stop_after_six(text):
+        if "pair 6/" in text:
+            raise Stop
+
+    with pytest.raises(Stop):
+        egdb.build(AMERICAN, 3, tmp_path, progress=stop_after_six)
+    assert not (tmp_path / "american.json").exists()  # not finished: no metadata, nothing loads
+    assert egdb.load(AMERICAN, tmp_path) is None
+    assert len(list((tmp_path / "american.parts").glob("*.npy"))) == 6
+    lines = []
+    egdb.build(AMERICAN, 3, tmp_path, progress=lines.append)
+    assert sum("resumed" in line for line in lines) == 6
+    for name in ("american.wld", "american.dist"):
+        assert (tmp_path / name).read_bytes() == (small / name).read_bytes()
+    assert not (tmp_path / "american.parts").exists()
+
+
+def test_a_bigger_build_extends_a_smaller_one(small, tmp_path):
+    egdb.build(AMERICAN, 2, tmp_path)
+    assert egdb.read_info(AMERICAN, tmp_path)["pieces"] == 2
+    lines = []
+    info = egdb.build(AMERICAN, 3, tmp_path, progress=lines.append)
+    assert info["pieces"] == 3 and sum("kept" in line for line in lines) == 3
+    assert (tmp_path / "american.dist").read_bytes() == (small / "american.dist").read_bytes()
+
+
+def test_a_second_builder_is_refused(tmp_path):
+    with egdb._locked(tmp_path / "american.lock"):
+        with pytest.raises(egdb.BuildBusyError):
+            egdb.build(AMERICAN, 2, tmp_path)
+
+
+def test_tables_for_other_rules_or_formats_are_not_used(small, tmp_path):
+    for name in ("american.json", "american.wld", "american.dist"):
+        (tmp_path / name).write_bytes((small / name).read_bytes())
+    assert egdb.load(AMERICAN, tmp_path) is not None
+    info = json.loads((tmp_path / "american.json").read_text())
+    info["format"] = egdb.FORMAT + 1
+    (tmp_path / "american.json").write_text(json.dumps(info))
+    assert egdb.load(AMERICAN, tmp_path) is None
+    assert "american" in egdb.missing(tmp_path)
+
+
+def test_no_background_build_when_switched_off(tmp_path, monkeypatch):
+    monkeypatch.setenv(egdb.AUTOBUILD_ENV, "0")
+    assert egdb.start_background_build(tmp_path) is None
+    assert not any(tmp_path.iterdir())
+
+
+def test_the_cache_directory_follows_the_environment(tmp_path, monkeypatch):
+    monkeypatch.setenv(egdb.CACHE_ENV, str(tmp_path))
+    assert egdb.egdb_dir() == tmp_path / "egdb"
+
+
+def test_the_index_round_trips_and_flips(small):
+    for variant in (AMERICAN, INTERNATIONAL):
+        geo = egdb.geometry(variant, 3)
+        rng = random.Random(1)
+        for material in ("0102", "1011", "2010", "0111"):
+            for _ in range(300):
+                index = rng.randrange(egdb.slice_size(variant, material))
+                pos = egdb.position_at(variant, material, index)
+                if pos is None:
+                    continue
+                key, again = K.encode(np.uint64(pos.white), np.uint64(pos.black), np.uint64(pos.kings), geo.params,
+                                      geo.sq_of_bit, geo.binom)
+                assert again == index
+                # the same position with the other side to move, turned round, is the same index
+                top = int(geo.params[K.P_TOP_BIT])
+                turned = Position(variant, int(K.flip(np.uint64(pos.black), top)),
+                                  int(K.flip(np.uint64(pos.white), top)), int(K.flip(np.uint64(pos.kings), top)),
+                                  Color.BLACK)
+                t = _tables(small, variant)
+                assert t.probe(turned) == t.probe(pos)
+
+
+# --- the command line --------------------------------------------------------------------------
+
+
+def _engine(*args):
+    env = dict(os.environ, **{egdb.AUTOBUILD_ENV: "0"})
+    return subprocess.run([sys.executable, "-m", "engine", *args], cwd=ROOT, capture_output=True, text=True,
+                          timeout=300, env=env)
+
+
+def test_cli_probe_and_info(small):
+    run = _engine("egdb", "probe", "--variant", "american", "--fen", "W:WK14,K22:BK32", "--dir", str(small), "--json")
+    assert run.returncode == 0, run.stderr
+    out = json.loads(run.stdout)
+    assert out["value"] == "win" and out["plies"] >= 1 and out["move"] in out["moves"]
+    assert out["moves"][out["move"]]["value"] == "loss"
+    run = _engine("egdb", "info", "--dir", str(small), "--json")
+    assert run.returncode == 0, run.stderr
+    rows = {r["variant"]: r for r in json.loads(run.stdout)["tables"]}
+    assert rows["american"]["pieces"] == 3 and rows["american"]["positions"] == 202280
+    run = _engine("egdb", "probe", "--variant", "american", "--fen", "W:W1-8:B20", "--dir", str(small))
+    assert run.returncode == 2 and "not in the tables" in run.stderr
+
+
+def test_cli_probe_without_tables_says_how_to_build(tmp_path):
+    run = _engine("egdb", "probe", "--variant", "10x10", "--fen", "W:WK1:BK50", "--dir", str(tmp_path))
+    assert run.returncode == 2 and "egdb build --variant international" in run.stderr
