@@ -145,6 +145,9 @@ def cmd_egdb(args) -> int:
     from . import egdb
 
     if args.action == "build":
+        if args.background:
+            egdb.build_in_background(args.dir)
+            return 0
         if args.pieces is not None and args.variant == "all":
             raise ValueError("--pieces needs one --variant (american or international)")
         for variant in _egdb_variants(args.variant):
@@ -173,7 +176,8 @@ def cmd_egdb(args) -> int:
                   f"{r['wld_bytes'] / 2**20:7.1f} MB values + {r['dist_bytes'] / 2**20:7.1f} MB distances  "
                   f"built in {r['seconds']:.0f} s ({r['built']})")
         for name in egdb.missing(args.dir):
-            print(f"{name:<13} not built (python -m engine egdb build --variant {name})")
+            print(f"{name:<13} the default {egdb.DEFAULT_PIECES[name]}-piece tables are not built "
+                  f"(python -m engine egdb build --variant {name})")
         return 0
     # probe
     if args.variant == "all":
@@ -229,7 +233,7 @@ def cmd_bestmove(args) -> int:
     pos = _position(args)
     if not pos.legal_moves():
         raise ValueError(f"no legal move in {pos.fen()}")
-    searcher = Searcher(args.tt_size)
+    searcher = Searcher(args.tt_size, endgame_tables=True)
     searcher.warm_up()
     game = Game(pos.variant, pos)
     if args.level:
@@ -316,6 +320,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="probe: plies left on the International endgame count (default: a fresh count)")
     p.add_argument("--dir", default=None, help="where the tables are (default: the user's cache directory)")
     p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--background", action="store_true",
+                   help="build: the missing default tables at low priority, ending with the parent process")
     p.set_defaults(func=cmd_egdb)
     return parser
 

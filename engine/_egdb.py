@@ -32,6 +32,8 @@ moved, checked for the compulsory capture), plus those whose best way out of the
 a crowning, values known) has that distance.
 """
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ._board import M_VALID, R_FLYING
@@ -53,6 +55,19 @@ MAX_DIST = 255  # the largest distance a table byte holds
 (P_SQUARES, P_WIDTH, P_TOP_BIT, P_ENDGAME, P_THREE_PLIES, P_TWO_PLIES, P_DIAG_PLIES, P_DIAG,
  P_PIECES) = range(9)
 P_COUNT = 9
+
+
+class TableArrays(NamedTuple):
+    """What the kernels read of a variant's tables (``probe``): params, offsets by material key (-1:
+    none), the index's tables, the 2-bit values and the distances."""
+
+    params: np.ndarray  # int64 [P_COUNT]
+    offsets: np.ndarray  # int64 [KEY_COUNT]
+    sq_of_bit: np.ndarray  # int64 [64]: 0-based square of each bit, -1 for a ghost
+    binom: np.ndarray  # int64 [65, MAX_PIECES + 1]
+    wld: np.ndarray  # uint8: 4 positions a byte
+    dist: np.ndarray  # uint8: a position a byte
+
 
 _M1 = np.uint64(0x5555555555555555)
 _M2 = np.uint64(0x3333333333333333)

@@ -10,7 +10,8 @@ node (and descend into it), RETURN a value to the parent. The steps of a node ar
 ``search`` takes five records (named tuples, which numba passes as structs and caches like arrays),
 so no caller depends on the position of an argument and a new input is a new field of one of them:
 
-    Tables    the variant's read-only tables: rules and geometry, endgame rule, evaluation, Zobrist keys
+    Tables    the variant's read-only tables: rules and geometry, endgame rule, evaluation, Zobrist keys,
+              endgame tables
     Memory    what the searcher learns and keeps between searches: transposition table, killers, history
     Stack     the work arrays, one row per ply, and the positions of the game before the root
     Output    the result: ``out[O_*]`` and the principal variation
@@ -30,9 +31,14 @@ move has code 0; killers, the hash move and the PV compare codes.
 from typing import NamedTuple
 
 import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.extending import intrinsic
 
 from ._board import M_VALID, R_FLYING, R_QUIET_PLIES, R_WIDTH, Layout
 from ._draws import EndgameRule, endgame_after
+from ._egdb import P_PIECES, V_DRAW, V_WIN, TableArrays
+from ._egdb import probe as egdb_probe
 from ._eval import EvalTables, evaluate
 from ._jit import kernel
 from ._movegen import MAX_MOVES, generate, has_capture, lsb, make_move, plain_moves, popcount
@@ -44,6 +50,10 @@ MAX_PLY = 128  # deepest ply of the stack (search depth plus capture and single-
 MATE = 30000  # a win at the root; a win n plies away scores MATE - n
 MATE_BOUND = MATE - 1000  # scores beyond this are wins or losses
 INFINITE = 32000
+# A position the endgame tables hold as won scores EGDB_WIN plus 100 a piece ahead (so that among won
+# lines the search still prefers the one that wins more); below every real win, above every evaluation.
+EGDB_WIN = 20000
+EGDB_BOUND = EGDB_WIN - 1000  # scores beyond this are the tables' wins and losses
 
 # int64 frame fields, fr[F_*, ply]
 (F_ALPHA, F_BETA, F_DEPTH, F_N, F_I, F_BEST, F_BESTI, F_OALPHA, F_STAGE, F_CUR, F_QUIET, F_DRAWAT, F_EXT,
@@ -77,6 +87,7 @@ class Tables(NamedTuple):
     endgame: EndgameRule  # the endgame rule's numbers, as scalars (``_draws.endgame_rule``)
     evals: EvalTables  # evaluation weights and tables (``_eval.eval_tables``)
     zobrist: np.ndarray  # uint64 [5, 64] (see ``position_key``)
+    egdb: TableArrays  # the endgame tables (``egdb.Tables.arrays``; ``egdb.no_tables()``: none, never probed)
 
 
 class Memory(NamedTuple):
@@ -127,6 +138,17 @@ class Request(NamedTuple):
     max_nodes: int  # stop after this many nodes
     stop: np.ndarray  # non-zero: stop now (the searcher's clock sets it)
     ext_stop: np.ndarray  # non-zero: stop now (the caller's flag)
+
+
+@intrinsic
+def _unlikely(typingctx, cond):
+    """``cond``, telling LLVM that it is almost always false (llvm.expect): the code it guards is laid
+    out away from the hot path."""
+    def codegen(context, builder, signature, args):
+        bit = ir.IntType(1)
+        fn = builder.module.declare_intrinsic("llvm.expect", [bit], ir.FunctionType(bit, [bit, bit]))
+        return builder.call(fn, [args[0], ir.Constant(bit, 0)])
+    return types.boolean(types.boolean), codegen
 
 
 @kernel
@@ -262,6 +284,8 @@ def search(tables, memory, stack, output, request):
     endgame = tables.endgame
     evals = tables.evals
     zob = tables.zobrist
+    egdb = tables.egdb
+    egdb_pieces = egdb.params[P_PIECES]
     tt_key, tt_data, killers, history = memory.tt_key, memory.tt_data, memory.killers, memory.history
     fr, bfr, rep = stack.fr, stack.bfr, stack.rep
     mv_from, mv_to, mv_cap, mv_score = stack.mv_from, stack.mv_to, stack.mv_cap, stack.mv_score
@@ -331,6 +355,21 @@ def search(tables, memory, stack, output, request):
                 ret = 0
                 action = RETURN
                 continue
+            # Step 4b. endgame tables: a position they hold has its exact value under the rules,
+            # the endgame count included (plies left on it: F_DRAWAT - ply)
+            probe_here = egdb_pieces > 0 and ply > 0 and popcount(white | black) <= egdb_pieces
+            if _unlikely(probe_here):  # type: ignore[call-arg]  # numba passes the typing context
+                value, _ = egdb_probe(white, black, kings, c, fr[F_DRAWAT, ply] - ply, False, egdb.params,
+                                      egdb.offsets, egdb.sq_of_bit, egdb.binom, egdb.wld, egdb.dist)
+                if value >= 0:
+                    if value == V_WIN:
+                        ret = EGDB_WIN + 100 * (popcount(us) - popcount(them))
+                    elif value == V_DRAW:
+                        ret = 0
+                    else:
+                        ret = -(EGDB_WIN + 100 * (popcount(them) - popcount(us)))
+                    action = RETURN
+                    continue
             if ply >= MAX_PLY - 2:
                 ret = evaluate(white, black, kings, c, quiet, quiet_limit, evals)
                 action = RETURN

@@ -65,9 +65,10 @@ from __future__ import annotations
 
 import contextlib
 import json
-import multiprocessing
 import os
 import shutil
+import subprocess
+import sys
 import threading
 import time
 from dataclasses import dataclass
@@ -79,6 +80,7 @@ import numpy as np
 
 from . import _board
 from . import _egdb as K
+from ._draws import NO_GROUP, NO_LIMIT, endgame_after, endgame_group, endgame_rule
 from ._movegen import MAX_MOVES, MAX_PATH, new_scratch
 from .position import Move, Position
 from .variants import AMERICAN, INTERNATIONAL, VARIANTS, Variant
@@ -88,6 +90,7 @@ DEFAULT_PIECES = {AMERICAN.name: 5, INTERNATIONAL.name: 4}
 CACHE_ENV = "CHECKERS3D_CACHE_DIR"
 AUTOBUILD_ENV = "CHECKERS3D_EGDB_AUTOBUILD"
 VALUES = {K.V_DRAW: "draw", K.V_WIN: "win", K.V_LOSS: "loss"}
+MAX_DIST = K.MAX_DIST  # the longest distance a table holds, in plies
 
 
 class BuildBusyError(RuntimeError):
@@ -133,20 +136,18 @@ class Geometry(NamedTuple):
 
 @lru_cache(maxsize=None)
 def geometry(variant: Variant, pieces: int) -> Geometry:
-    from .game import _main_diagonal
-
     if not 2 <= pieces <= K.MAX_PIECES:
         raise ValueError(f"tables of 2 to {K.MAX_PIECES} pieces can be built, not {pieces}")
     params = np.zeros(K.P_COUNT, dtype=np.int64)
     params[K.P_SQUARES] = variant.squares
     params[K.P_WIDTH] = variant.row_width
     params[K.P_TOP_BIT] = _board.square_bit(variant, variant.squares)
-    params[K.P_ENDGAME] = int(variant.endgame_rule)
-    if variant.endgame_rule:
-        params[K.P_THREE_PLIES] = 2 * variant.lone_king_vs_three_moves
-        params[K.P_TWO_PLIES] = 2 * variant.lone_king_vs_two_moves
-        params[K.P_DIAG_PLIES] = 2 * variant.lone_king_main_diagonal_moves
-        params[K.P_DIAG] = _main_diagonal(variant)
+    rule = endgame_rule(variant)  # the rule's numbers in plies, as the game record counts them
+    params[K.P_ENDGAME] = rule.enabled
+    params[K.P_THREE_PLIES] = rule.lone_vs_three_plies
+    params[K.P_TWO_PLIES] = rule.lone_vs_two_plies
+    params[K.P_DIAG_PLIES] = rule.main_diagonal_plies
+    params[K.P_DIAG] = int(rule.main_diagonal)
     params[K.P_PIECES] = pieces
     sq_of_bit = np.full(64, -1, dtype=np.int64)
     bit_of_sq = np.zeros(variant.squares, dtype=np.int64)
@@ -256,12 +257,18 @@ def _write_atomic(path: Path, data: bytes | np.ndarray) -> None:
     os.replace(tmp, path)
 
 
-def pack_wld(val: np.ndarray) -> np.ndarray:
-    """2 bits a position, 4 positions a byte, the first in the low bits."""
-    padded = np.zeros((len(val) + 3) // 4 * 4, dtype=np.uint8)
-    padded[: len(val)] = val
-    quads = padded.reshape(-1, 4)
-    return (quads[:, 0] | (quads[:, 1] << 2) | (quads[:, 2] << 4) | (quads[:, 3] << 6)).astype(np.uint8)
+def pack_wld(val: np.ndarray, chunk: int = 1 << 24) -> np.ndarray:
+    """2 bits a position, 4 positions a byte, the first in the low bits (packed a chunk at a time, so
+    the build's memory peak stays near the tables' own size; ``chunk`` a multiple of 4)."""
+    assert chunk % 4 == 0
+    out = np.zeros((len(val) + 3) // 4, dtype=np.uint8)
+    for lo in range(0, len(val), chunk):
+        part = val[lo:lo + chunk]
+        quads = np.zeros((len(part) + 3) // 4 * 4, dtype=np.uint8)
+        quads[: len(part)] = part
+        quads = quads.reshape(-1, 4)
+        out[lo // 4: lo // 4 + len(quads)] = quads[:, 0] | (quads[:, 1] << 2) | (quads[:, 2] << 4) | (quads[:, 3] << 6)
+    return out
 
 
 def unpack_wld(wld: np.ndarray, count: int) -> np.ndarray:
@@ -420,16 +427,19 @@ class Probe:
     plies: int | None
 
 
-class TableArrays(NamedTuple):
-    """What the kernels read (``_egdb.probe``): params, offsets by material key, the index's tables,
-    the 2-bit values and the distances."""
+@lru_cache(maxsize=None)
+def no_tables() -> TableArrays:
+    """What the search kernel gets when there are no tables: arrays of the same types (so nothing is
+    compiled again) holding no piece count, so it never probes."""
+    arrays = TableArrays(np.zeros(K.P_COUNT, dtype=np.int64), np.full(K.KEY_COUNT, -1, dtype=np.int64),
+                         np.zeros(64, dtype=np.int64), np.zeros((65, K.MAX_PIECES + 1), dtype=np.int64),
+                         np.zeros(1, dtype=np.uint8), np.zeros(1, dtype=np.uint8))
+    for arr in arrays:
+        arr.setflags(write=False)
+    return arrays
 
-    params: np.ndarray
-    offsets: np.ndarray
-    sq_of_bit: np.ndarray
-    binom: np.ndarray
-    wld: np.ndarray
-    dist: np.ndarray
+
+TableArrays = K.TableArrays
 
 
 class Tables:
@@ -452,17 +462,15 @@ class Tables:
 
     def fresh_count(self, position: Position) -> int | None:
         """The plies a Game starting at ``position`` would have on its endgame count (None: no count)."""
-        if not self.variant.endgame_rule:
-            return None
-        a = self.arrays
-        w, b, k = np.uint64(position.white), np.uint64(position.black), np.uint64(position.kings)
-        group = int(_group(position))
-        if group == 0:
-            return None
-        limit = int(K.group_limit(group, a.params))
-        if group == 3 and K.on_main_diagonal(w, b, k, a.params):
-            limit = min(limit, int(a.params[K.P_DIAG_PLIES]))
-        return limit
+        return self._count_after(NO_GROUP, NO_LIMIT, True, position)
+
+    def _count_after(self, group: int, draw_at: int, irreversible: bool, position: Position) -> int | None:
+        """Plies left on the count at ``position``, reached a ply after one whose count was (group,
+        draw_at) counted from that ply: the game record's own kernel (``_draws.endgame_after``)."""
+        new_group, new_draw_at = endgame_after(group, draw_at, 1, irreversible, np.uint64(position.white),
+                                               np.uint64(position.black), np.uint64(position.kings),
+                                               endgame_rule(self.variant))
+        return None if new_group == NO_GROUP else int(new_draw_at) - 1
 
     def probe(self, position: Position, plies_left: int | None = None) -> Probe | None:
         """The value of ``position`` for its side to move, None when it isn't in the tables.
@@ -487,34 +495,28 @@ class Tables:
     def contains(self, position: Position) -> bool:
         return self.probe(position, 0) is not None
 
-    def child_count(self, position: Position, child: Position, plies_left: int | None) -> int | None:
-        """The plies left on the endgame count at ``child`` (a move after ``position``, which had
-        ``plies_left``), counted as engine/game.py counts them; None where no count runs."""
-        child_group = _group(child)
-        if child_group == 0:
-            return None
-        parent_group = _group(position)
-        if parent_group == 0 or plies_left is None:
-            return self.fresh_count(child)
-        left = plies_left - 1
-        if parent_group == 3 and child_group == 2:
-            return min(left, int(self.arrays.params[K.P_TWO_PLIES]))
-        if child_group == 3:
-            return min(left, self.fresh_count(child) or left)
-        return left
+    def child_count(self, position: Position, move: Move, plies_left: int | None) -> int | None:
+        """The plies left on the endgame count after ``move`` in ``position``, which had ``plies_left``
+        (None: the count a game starting at ``position`` would have), as the game record counts them;
+        None where no count runs."""
+        if plies_left is None:
+            plies_left = self.fresh_count(position)
+        group, _ = endgame_group(np.uint64(position.white), np.uint64(position.black), np.uint64(position.kings))
+        draw_at = NO_LIMIT if plies_left is None or group == NO_GROUP else plies_left
+        piece = position.piece_at(move.start)
+        irreversible = move.is_capture or (piece is not None and not piece.king)
+        return self._count_after(int(group), draw_at, irreversible, position.play(move))
 
     def move_values(self, position: Position, plies_left: int | None = None) -> list[tuple[Move, Probe]]:
         """Every legal move with the value it leaves the opponent: the child's probe, with the count the
         child would have."""
-        if plies_left is None:
-            plies_left = self.fresh_count(position)
         out = []
         for move in position.legal_moves():
             child = position.play(move)
             if not child.legal_moves():
                 out.append((move, Probe("loss", 0)))
                 continue
-            probe = self.probe(child, self.child_count(position, child, plies_left) or 0)
+            probe = self.probe(child, self.child_count(position, move, plies_left) or 0)
             assert probe is not None, f"child {child.fen()} of a table position is not in the tables"
             out.append((move, probe))
         return out
@@ -536,14 +538,6 @@ class Tables:
             if best is None or key > best[0]:
                 best = (key, move, mine)
         return best[1], best[2]
-
-
-def _group(position: Position) -> int:
-    from ._search import endgame_group
-
-    if not position.variant.endgame_rule:
-        return 0
-    return int(endgame_group(np.uint64(position.white), np.uint64(position.black), np.uint64(position.kings)))
 
 
 _loaded: dict[tuple[str, str], Tables] = {}
@@ -633,36 +627,37 @@ def missing(directory: Path | str | None = None) -> list[str]:
     return out
 
 
-def _background(names: list[str], directory: str | None) -> None:
-    """The builder process: low priority, ends with its parent, one variant after the other."""
-    parent = multiprocessing.parent_process()
+def build_in_background(directory: Path | str | None = None) -> None:
+    """What ``python -m engine egdb build --background`` runs: at low priority, build the missing
+    default tables one variant after another, ending when the process that started it ends (a
+    resumable build loses nothing). A variant another process is building is left to it."""
+    parent = os.getppid()
 
     def watch() -> None:
-        if parent is not None:
-            parent.join()
-            os._exit(0)
+        while os.getppid() == parent:
+            time.sleep(2.0)
+        os._exit(0)
 
-    threading.Thread(target=watch, daemon=True).start()
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
     with contextlib.suppress(OSError, AttributeError):
         os.nice(10)
-    for name in names:
-        try:
+    for name in missing(directory):
+        with contextlib.suppress(BuildBusyError):
             build(VARIANTS[name], directory=directory)
-        except BuildBusyError:
-            continue
 
 
-def start_background_build(directory: Path | str | None = None):
-    """Start building the missing default tables in a low-priority process (spawned, so it shares
-    nothing with the caller) unless ``CHECKERS3D_EGDB_AUTOBUILD`` is 0 or nothing is missing.
-    Returns the process, or None. The caller plays on; :func:`load` finds the tables once written."""
-    if not autobuild_allowed():
+def start_background_build(directory: Path | str | None = None) -> subprocess.Popen | None:
+    """Start building the missing default tables in a low-priority child process (``python -m engine
+    egdb build --background``; a plain subprocess, as the engine's worker is a daemon process, which
+    multiprocessing doesn't let have children) unless ``CHECKERS3D_EGDB_AUTOBUILD`` is 0 or nothing is
+    missing. Its progress goes to ``build.log`` next to the tables. Returns the process, or None. The
+    caller plays on; :func:`load` finds the tables once they are written."""
+    if not autobuild_allowed() or not missing(directory):
         return None
-    names = missing(directory)
-    if not names:
-        return None
-    ctx = multiprocessing.get_context("spawn")
-    process = ctx.Process(target=_background, args=(names, None if directory is None else str(directory)),
-                          name="checkers-egdb-build", daemon=True)
-    process.start()
-    return process
+    folder = egdb_dir(directory)
+    folder.mkdir(parents=True, exist_ok=True)
+    command = [sys.executable, "-m", "engine", "egdb", "build", "--background"]
+    if directory is not None:
+        command += ["--dir", str(directory)]
+    with open(folder / "build.log", "ab") as log:
+        return subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)

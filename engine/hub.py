@@ -319,7 +319,7 @@ class HubEngine:
         if self.searcher is None:
             from .search import Searcher
 
-            self.searcher = Searcher(tt_size_mb=self.tt_size_mb)
+            self.searcher = Searcher(tt_size_mb=self.tt_size_mb, endgame_tables=True)
             self.searcher.warm_up()
         return self.searcher
 

@@ -51,7 +51,8 @@ class Player:
     """A configuration: a level of the specification, or explicit limits (depth, movetime in seconds,
     nodes), with a transposition table of ``tt_mb`` megabytes and optionally other evaluation weights:
     ``weights`` names a JSON file holding ``{"american": [...], "international": [...]}`` (variant
-    names from the table, any of them), each a full weight vector in the order of ``engine._eval.W_*``."""
+    names from the table, any of them), each a full weight vector in the order of ``engine._eval.W_*``.
+    ``egdb``: use the endgame tables (``engine.egdb``; they must be built: a match never builds them)."""
 
     level: str | None = None
     depth: int | None = None
@@ -59,11 +60,13 @@ class Player:
     nodes: int | None = None
     tt_mb: int = DEFAULT_TT_MB
     weights: str | None = None
+    egdb: bool = False
 
     @classmethod
     def parse(cls, text: str) -> "Player":
         """From ``level=hard``, ``depth=6``, ``movetime=0.1``, ``nodes=20000`` or several joined by
-        commas (``depth=8,movetime=0.5``), plus ``tt=MB``; a bare ``hard`` means ``level=hard``."""
+        commas (``depth=8,movetime=0.5``), plus ``tt=MB``, ``weights=FILE``, ``egdb=on``; a bare
+        ``hard`` means ``level=hard``."""
         from .search import LEVELS
 
         fields: dict = {}
@@ -89,11 +92,16 @@ class Player:
                     fields["tt_mb"] = int(value)
                 elif key == "weights":
                     fields["weights"] = value  # read (and checked) below, with its own messages
+                elif key == "egdb":
+                    switch = {"on": True, "1": True, "yes": True, "off": False, "0": False, "no": False}
+                    if value.strip().lower() not in switch:
+                        raise ValueError
+                    fields["egdb"] = switch[value.strip().lower()]
                 else:
                     raise KeyError
             except KeyError:
                 raise ValueError(f"bad player {text!r}: unknown setting {key!r} "
-                                 "(use level=, depth=, movetime=, nodes=, tt=, weights=)") from None
+                                 "(use level=, depth=, movetime=, nodes=, tt=, weights=, egdb=)") from None
             except ValueError:
                 raise ValueError(f"bad player {text!r}: {item!r} has a bad value"
                                  f"{' (levels: ' + ', '.join(LEVELS) + ')' if key == 'level' else ''}") from None
@@ -107,7 +115,7 @@ class Player:
         return player
 
     def __str__(self) -> str:
-        items = [f"{k}={v}" for k, v in asdict(self).items() if v is not None and k != "tt_mb"]
+        items = [f"{k}={v}" for k, v in asdict(self).items() if v is not None and k != "tt_mb" and v is not False]
         return ",".join(items)
 
 
@@ -181,7 +189,7 @@ def _searcher(side: str, player: Player):
     key = (side, player)
     if key not in _searchers:
         weights = _load_weights(player.weights) if player.weights else None
-        _searchers[key] = Searcher(tt_size_mb=player.tt_mb, weights=weights)
+        _searchers[key] = Searcher(tt_size_mb=player.tt_mb, weights=weights, endgame_tables=player.egdb)
         _searchers[key].warm_up()
     return _searchers[key]
 

@@ -31,7 +31,7 @@ from typing import Callable
 
 import numpy as np
 
-from . import _board
+from . import _board, egdb
 from . import _search as K
 from ._draws import NO_GROUP, NO_LIMIT, endgame_group, endgame_rule
 from ._eval import eval_tables
@@ -42,6 +42,9 @@ from .variants import VARIANTS, Color, Variant
 
 MATE = K.MATE
 MATE_BOUND = K.MATE_BOUND
+EGDB_WIN = K.EGDB_WIN
+EGDB_BOUND = K.EGDB_BOUND  # beyond this (and within MATE_BOUND): a result the endgame tables know
+_EGDB_RECHECK_SECONDS = 10.0  # how often a searcher looks again for tables that were not built yet
 _MAX_DEPTH = K.MAX_PLY - 32  # iterative deepening never asks for more (extensions need the rest)
 _ASPIRATION = 40  # centi-men either side of the last score
 _ZOBRIST_SEED = 0x5EED_C4EC
@@ -60,7 +63,10 @@ class Limits:
 @dataclass(frozen=True)
 class SearchResult:
     """The move to play. ``score`` is in centi-men from the side to move's view; a win scores
-    ``MATE - plies`` (a loss the negative), so ``abs(score) > MATE_BOUND`` means a forced result."""
+    ``MATE - plies`` (a loss the negative), so ``abs(score) > MATE_BOUND`` means a forced result, and
+    ``abs(score) > EGDB_BOUND`` a result the endgame tables know (at a root they hold:
+    ``EGDB_WIN + 255 - plies`` for a win in ``plies``, the move the tables' fastest win, with ``depth``
+    1 and no nodes: nothing was searched)."""
 
     move: Move
     score: int
@@ -121,7 +127,8 @@ def root_endgame_count(game: Game) -> tuple[int, int]:
 @lru_cache(maxsize=None)
 def _tables(variant: Variant, weights: tuple[int, ...] | None) -> K.Tables:
     """The kernel's read-only tables of a variant, with its own evaluation weights or ``weights``."""
-    return K.Tables(_board.layout(variant), endgame_rule(variant), eval_tables(variant, weights), zobrist(variant))
+    return K.Tables(_board.layout(variant), endgame_rule(variant), eval_tables(variant, weights), zobrist(variant),
+                    egdb.no_tables())
 
 
 @dataclass(frozen=True)
@@ -147,9 +154,13 @@ def _zeroed(entries: int, dtype) -> np.ndarray:
 class Searcher:
     """Owns the transposition table, killers, history and the kernel's work arrays; one search at a
     time. ``weights`` maps a variant name to an evaluation weight vector (in the order of ``_eval.W_*``) to
-    try other numbers in a match."""
+    try other numbers in a match. With ``endgame_tables`` the searcher uses the endgame tables of
+    ``engine.egdb`` once they are built (looking for them again every few seconds until then): a root
+    they hold is answered from them (the fastest win, the longest loss; a drawn root is searched, the
+    tables scoring its moves), and every node they hold in the tree gets its exact value."""
 
-    def __init__(self, tt_size_mb: int = 64, weights: dict[str, tuple[int, ...]] | None = None):
+    def __init__(self, tt_size_mb: int = 64, weights: dict[str, tuple[int, ...]] | None = None,
+                 endgame_tables: bool = False):
         entries = max(2, tt_size_mb * (1 << 20) // 16)  # 16 bytes an entry (key + data)
         entries = 1 << (entries.bit_length() - 1)
         self._memory = K.Memory(tt_key=_zeroed(entries, np.uint64), tt_data=_zeroed(entries, np.int64),
@@ -175,6 +186,22 @@ class Searcher:
         self._out = self._output.out
         self._time_up = np.zeros(1, dtype=np.int64)  # set by a timer thread when movetime runs out
         self._no_stop = np.zeros(1, dtype=np.int64)
+        self._endgame_tables = endgame_tables
+        self._egdb: dict[str, egdb.Tables] = {}
+        self._egdb_next_look: dict[str, float] = {}
+
+    def tables(self, variant: Variant) -> egdb.Tables | None:
+        """The endgame tables this searcher uses for ``variant`` (None: off, or not built yet)."""
+        if not self._endgame_tables:
+            return None
+        found = self._egdb.get(variant.name)
+        now = time.monotonic()
+        if found is None and now >= self._egdb_next_look.get(variant.name, 0.0):
+            self._egdb_next_look[variant.name] = now + _EGDB_RECHECK_SECONDS
+            found = egdb.load(variant)
+            if found is not None:
+                self._egdb[variant.name] = found
+        return found
 
     @property
     def tt_entries(self) -> int:
@@ -203,6 +230,9 @@ class Searcher:
         pos, history, quiet = _context(game)
         variant = pos.variant
         tables = _tables(variant, self._weights.get(variant.name))
+        endgame_tables = self.tables(variant)
+        if endgame_tables is not None:
+            tables = tables._replace(egdb=endgame_tables.arrays)
         rep = np.zeros(len(history) + K.MAX_PLY + 1, dtype=np.uint64)
         for i, p in enumerate(history):
             rep[i] = position_key(p)
@@ -218,6 +248,20 @@ class Searcher:
                             n_hist=len(history), generation=self._generation, max_nodes=1 << 62,
                             stop=self._time_up, ext_stop=self._no_stop if stop is None else stop)
         return _Root(pos, self._root_moves(pos), tables, self._stack._replace(rep=rep), request)
+
+    def _table_move(self, game: Game, started: float) -> SearchResult | None:
+        """The tables' answer at a root they hold with a win or a loss (None otherwise)."""
+        pos = game.position
+        tables = self.tables(pos.variant)
+        if tables is None or not tables.contains(pos):
+            return None
+        found = tables.best_move(pos, game.endgame_plies_left)
+        if found is None or found[1].value == "draw":
+            return None
+        move, probe = found
+        score = EGDB_WIN + egdb.MAX_DIST - (probe.plies or 0)
+        return SearchResult(move, score if probe.value == "win" else -score, 1, 0, time.perf_counter() - started,
+                            (move,))
 
     def _root_moves(self, pos: Position) -> list[Move]:
         """The legal moves in the order the kernel generates them (root_only indexes this list)."""
@@ -275,6 +319,11 @@ class Searcher:
         pos, root_moves = root.position, root.moves
         if not root_moves:
             raise ValueError(f"no legal move in {pos.fen()}")
+        known = self._table_move(game, started)
+        if known is not None:
+            if on_info is not None:
+                on_info(Info(known.depth, known.score, 0, known.seconds, known.pv))
+            return known
         self._out[:] = 0
         self._time_up[0] = 0
         timer = None
@@ -334,7 +383,7 @@ class Searcher:
         """The moves that score at least ``result.score - margin`` at ``result.depth`` (the best move
         always among them), each proved by a null-window search of that move alone. Moves whose
         proof doesn't finish within ``movetime`` seconds are left out."""
-        if result.depth <= 0 or abs(result.score) > MATE_BOUND:
+        if result.depth <= 0 or abs(result.score) > EGDB_BOUND:
             return [result.move]
         root = self._prepare(game, stop)
         pos, root_moves = root.position, root.moves

@@ -321,9 +321,15 @@ def _serve(requests, replies, flags_buffer, tt_size_mb: int, started: float) -> 
     _compile_apart()
     flags = np.frombuffer(flags_buffer, dtype=_FLAG_DTYPE)
     stop = flags[STOP:STOP + 1]
-    searcher = Searcher(tt_size_mb=tt_size_mb)
+    searcher = Searcher(tt_size_mb=tt_size_mb, endgame_tables=True)
     searcher.warm_up()
     replies.put(Ready(pid=os.getpid(), seconds=time.time() - started))
+    try:  # endgame tables: built once, in the background; the searcher uses them when they appear
+        from .egdb import start_background_build
+
+        start_background_build()
+    except OSError:
+        log.exception("could not start building the endgame tables")
     while True:
         msg = requests.get()
         if isinstance(msg, Quit):

@@ -23,17 +23,25 @@ import pytest
 from engine import AMERICAN, INTERNATIONAL, Color, Position, egdb
 from engine import _egdb as K
 from engine.game import Game
+from engine.search import EGDB_BOUND, EGDB_WIN, Limits, Searcher
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
 def small(tmp_path_factory):
-    """3-piece tables of both games in a fresh folder."""
-    folder = tmp_path_factory.mktemp("egdb")
+    """3-piece tables of both games in a fresh cache folder (``<cache>/egdb``)."""
+    folder = tmp_path_factory.mktemp("cache") / "egdb"
     for variant in (AMERICAN, INTERNATIONAL):
         egdb.build(variant, 3, folder)
     return folder
+
+
+@pytest.fixture
+def cached(small, monkeypatch):
+    """The small tables as the user's cache, where a searcher looks for them."""
+    monkeypatch.setenv(egdb.CACHE_ENV, str(small.parent))
+    return small
 
 
 def _tables(folder, variant):
@@ -168,9 +176,7 @@ def test_two_kings_against_one_in_american_checkers(small):
 def _play_out(tables, game, limit=400):
     """Both sides play the tables' move until the record ends the game."""
     while not game.is_over and game.ply < limit:
-        pos = game.position
-        left = game.plies_until_draw if tables.fresh_count(pos) is not None else None
-        move, _ = tables.best_move(pos, left)
+        move, _ = tables.best_move(game.position, game.endgame_plies_left)
         game.play(move)
     return game.outcome
 
@@ -223,6 +229,58 @@ def test_the_endgame_count_decides_in_international(small):
             assert tables.probe(pos, fresh.plies - 1).value == "draw"
             flipped += 1
     assert flipped > 100
+
+
+# --- the search --------------------------------------------------------------------------------
+
+
+def test_a_root_in_the_tables_plays_their_fastest_win(cached):
+    searcher = Searcher(tt_size_mb=1, endgame_tables=True)
+    pos = Position.from_fen(AMERICAN, "W:WK14,K22:BK32")
+    move, probe = searcher.tables(AMERICAN).best_move(pos)
+    infos = []
+    result = searcher.search(Game(AMERICAN, pos), Limits(depth=8), on_info=infos.append)
+    assert result.move == move and result.nodes == 0 and probe.value == "win"
+    assert result.score == EGDB_WIN + egdb.MAX_DIST - probe.plies > EGDB_BOUND
+    assert len(infos) == 1 and infos[0].score == result.score
+    # played out by the search on both sides, the win comes in exactly that many plies
+    game = Game(AMERICAN, pos)
+    while not game.is_over:
+        game.play(searcher.search(game, Limits(depth=4)).move)
+    assert game.outcome.result == "white" and game.ply == probe.plies
+    # without tables, the same root is searched
+    plain = Searcher(tt_size_mb=1)
+    assert plain.tables(AMERICAN) is None and plain.search(Game(AMERICAN, pos), Limits(depth=4)).nodes > 0
+
+
+def test_a_drawn_root_is_searched_and_keeps_the_draw(cached):
+    searcher = Searcher(tt_size_mb=1, endgame_tables=True)
+    pos = Position.from_fen(AMERICAN, "B:WK3,K4:BK7")  # 7-11 holds both kings; 7-2 and 7-10 lose
+    result = searcher.search(Game(AMERICAN, pos), Limits(depth=6))
+    assert result.nodes > 0 and pos.move_text(result.move) == "7-11" and result.score == 0
+
+
+def test_the_tree_knows_the_tables_results(cached):
+    """Two kings each (4 pieces, not in 3-piece tables), White to move must take 2x11: the 2 kings
+    against 1 that follow are won in 26 more plies, far beyond a 3-ply search, but the tables below
+    the root know it."""
+    pos = Position.from_fen(AMERICAN, "W:WK1,K2:BK7,K23")
+    assert egdb.load(AMERICAN).probe(pos.play(pos.parse_move("2x11"))) == egdb.Probe("loss", 26)
+    with_tables = Searcher(tt_size_mb=1, endgame_tables=True).search(Game(AMERICAN, pos), Limits(depth=3))
+    without = Searcher(tt_size_mb=1).search(Game(AMERICAN, pos), Limits(depth=3))
+    assert with_tables.score == EGDB_WIN + 100 * (2 - 1)  # a piece ahead, seen from the root
+    assert 0 < without.score < EGDB_BOUND
+
+
+def test_a_searcher_finds_tables_built_after_it_started(small, tmp_path, monkeypatch):
+    monkeypatch.setenv(egdb.CACHE_ENV, str(tmp_path))
+    monkeypatch.setattr("engine.search._EGDB_RECHECK_SECONDS", 0.0)
+    searcher = Searcher(tt_size_mb=1, endgame_tables=True)
+    assert searcher.tables(AMERICAN) is None
+    (tmp_path / "egdb").mkdir()
+    for name in ("american.json", "american.wld", "american.dist"):
+        (tmp_path / "egdb" / name).write_bytes((small / name).read_bytes())
+    assert searcher.tables(AMERICAN) is not None
 
 
 # --- building --------------------------------------------------------------------------------
@@ -334,3 +392,110 @@ def test_cli_probe_and_info(small):
 def test_cli_probe_without_tables_says_how_to_build(tmp_path):
     run = _engine("egdb", "probe", "--variant", "10x10", "--fen", "W:WK1:BK50", "--dir", str(tmp_path))
     assert run.returncode == 2 and "egdb build --variant international" in run.stderr
+
+
+# --- the full tables (slow) ----------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def full(tmp_path_factory):
+    """The default tables (American 5 pieces, International 4): from the folder
+    ``CHECKERS3D_EGDB_TABLES`` names when they are built there, else built here (minutes)."""
+    given = os.environ.get("CHECKERS3D_EGDB_TABLES")
+    folder = Path(given) if given else tmp_path_factory.mktemp("full") / "egdb"
+    for variant in (AMERICAN, INTERNATIONAL):
+        egdb.build(variant, None, folder)
+    return folder
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("fen, value, best", [
+    # First Position, White to play and win: ACF, "Standard Positions", winning 1st position
+    # (http://www.acfcheckers.com/std2.html), whose solution starts 15-19
+    ("W:W20,K15:B12,K28", "win", "15-19"),
+    # 3 kings against 2, either to play White wins; with White to play 22-25! wins at once
+    # (B. Newell, The Checker Maven, http://www.bobnewell.net/nucleus/checkers.php?itemid=1162)
+    ("W:WK22,K23,K24:BK31,K32", "win", "22-25"),
+    ("B:WK22,K23,K24:BK31,K32", "loss", None),
+    # First Position "without" (the stronger side without the move), Black to play and win, 15-10
+    # (The Checker Maven, http://www.bobnewell.net/nucleus/checkers.php?itemid=1071)
+    ("B:W22,K5:BK15,K6", "win", "15-10"),
+])
+def test_published_american_endings(full, fen, value, best):
+    tables = _tables(full, AMERICAN)
+    pos = Position.from_fen(AMERICAN, fen)
+    assert tables.probe(pos).value == value
+    if best is not None:
+        assert pos.move_text(tables.best_move(pos)[0]) == best
+
+
+@pytest.mark.slow
+def test_first_position_needs_the_move(full):
+    """With Black to move First Position is not won (White lacks "the move"); the win takes 81 plies
+    of best play, about the length of the published solution (23 White moves in its main line)."""
+    tables = _tables(full, AMERICAN)
+    assert tables.probe(Position.from_fen(AMERICAN, "B:W20,K15:B12,K28")).value == "draw"
+    assert tables.probe(Position.from_fen(AMERICAN, "W:W20,K15:B12,K28")) == egdb.Probe("win", 81)
+
+
+@pytest.mark.slow
+def test_three_kings_against_one_on_10x10_under_the_16_move_rule(full):
+    """3 kings against a lone king: a lone king alone on the main diagonal leaves 5 moves each, in
+    which the 3 kings (to move, nothing to take either way) seldom win; elsewhere the 16 moves win
+    far more often. The count decides: with fewer plies left, fewer wins."""
+    from engine._draws import endgame_rule
+
+    tables = _tables(full, INTERNATIONAL)
+    diag = int(endgame_rule(INTERNATIONAL).main_diagonal)
+    wins = Counter()
+    total = Counter()
+    for index in range(0, egdb.slice_size(INTERNATIONAL, "0301"), 5):
+        pos = egdb.position_at(INTERNATIONAL, "0301", index)
+        if pos is None or pos.has_capture():
+            continue
+        where = "lone king on the diagonal" if pos.black & diag and not pos.white & diag else "elsewhere"
+        total[where] += 1
+        found = tables.probe(pos)
+        wins[where] += found.value == "win"
+        if where == "elsewhere" and found.value == "win":
+            assert found.plies <= 31 and tables.probe(pos, found.plies - 1).value == "draw"
+    assert wins["lone king on the diagonal"] < 0.05 * total["lone king on the diagonal"]
+    assert 0.2 * total["elsewhere"] < wins["elsewhere"] < 0.5 * total["elsewhere"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant, depth", [(AMERICAN, 13), (INTERNATIONAL, 9)], ids=["american", "international"])
+def test_tables_agree_with_a_deep_search(full, variant, depth):
+    """Random positions of the largest tables: a forced result the search finds is the tables' value,
+    no faster than their distance (same parity); where it finds none, the tables claim none short
+    enough for it to have seen."""
+    from engine.search import MATE, MATE_BOUND
+
+    tables = _tables(full, variant)
+    materials = [egdb._name(m) for m in egdb._materials(tables.pieces) if sum(m) == tables.pieces]
+    rng = random.Random(11)
+    searcher = Searcher(tt_size_mb=16)
+    checked = found = 0
+    while checked < 100:
+        material = rng.choice(materials)
+        pos = egdb.position_at(variant, material, rng.randrange(egdb.slice_size(variant, material)))
+        if pos is None:
+            continue
+        if rng.random() < 0.5:
+            pos = Position(variant, pos.white, pos.black, pos.kings, Color.BLACK)
+        if not pos.legal_moves():
+            continue
+        probe = tables.probe(pos)
+        searcher.new_game()
+        score = searcher.search(Game(variant, pos), Limits(depth=depth)).score
+        counted = tables.fresh_count(pos) is not None
+        if abs(score) > MATE_BOUND:
+            found += 1
+            assert probe.value == ("win" if score > 0 else "loss"), pos.fen()
+            if not counted:
+                plies = MATE - abs(score)
+                assert probe.plies <= plies and (plies - probe.plies) % 2 == 0, pos.fen()
+        elif not counted:
+            assert probe.value == "draw" or probe.plies > depth - 4, pos.fen()
+        checked += 1
+    assert found > 20
