@@ -10,6 +10,11 @@ is scored as won once both players' searches have agreed for ``--resign-moves`` 
 that one side is ahead by at least SCORE centi-men (each player's own score, from its own side). It
 spares the minutes a clearly won ending takes to play out; a random move (Easy) breaks the streak.
 
+Endings (``--endings N``): instead of the opening set, the games start from endgame positions with at
+most N pieces, made from the openings by a shallow seeded self-play (see :func:`endgame_starts`), to
+judge endgame play (such as the endgame tables) where it decides games. Each is played with colours
+swapped too; "first" is then the side to move in the start position.
+
 Scoring (as cutechess-cli and fishtest's trinomial model do it), from A's side over N games with W
 wins, D draws and L losses:
 
@@ -38,6 +43,7 @@ import numpy as np
 
 from .game import Game
 from .openings import openings_for
+from .position import Position
 from .variants import VARIANTS, Color, Variant
 
 Z95 = 1.959964  # two-sided 95% quantile of the normal distribution
@@ -220,16 +226,21 @@ def _resigning(scores: list, resign: int, moves: int):
 def play_game(variant: Variant, opening: str, a: Player, b: Player, a_first: bool, index: int, seed: int,
               max_plies: int = DEFAULT_MAX_PLIES, resign: int | None = None,
               resign_moves: int = DEFAULT_RESIGN_MOVES) -> GameResult:
-    """Play the opening's moves, then A and B in turn until the Game record ends the game (or, with
-    ``resign``, until both agree one side is lost: see the module docstring)."""
-    game = Game(variant)
-    for text in opening.split():
-        game.play(text)
+    """Play the opening's moves (or start from ``opening`` when it is a FEN), then A and B in turn
+    until the Game record ends the game (or, with ``resign``, until both agree one side is lost: see
+    the module docstring)."""
+    if ":" in opening:
+        game = Game(variant, Position.from_fen(variant, opening))
+        first = game.turn
+    else:
+        game = Game(variant)
+        for text in opening.split():
+            game.play(text)
+        first = variant.first_player
     searchers = {"a": _searcher("a", a), "b": _searcher("b", b)}
     for s in searchers.values():
         s.new_game()  # each game starts with an empty table, so a game depends only on its seed
     rng = random.Random(seed)
-    first = variant.first_player
     scores: list[int | None] = []  # each searched move's score from the first player's view
     loser = None
     while not game.is_over and game.ply < max_plies and loser is None:
@@ -251,6 +262,52 @@ def play_game(variant: Variant, opening: str, a: Player, b: Player, a_first: boo
     points = 0.5 if result == "draw" else float(result == Color(a_color).label)
     moves = " ".join(pos.move_text(m) for pos, m in zip(game.positions, game.moves, strict=False))
     return GameResult(index, opening, a_first, result, reason, game.ply, points, moves)
+
+
+ENDINGS_DEPTH = 4  # the self-play that makes endgame starts
+ENDINGS_RANDOM_SHARE = 0.25  # of its moves played at random, for variety
+ENDINGS_CHECK_DEPTH = 8  # a start is kept when a search this deep scores it within ENDINGS_MAX_SCORE
+ENDINGS_MAX_SCORE = 150
+
+
+def endgame_starts(variant: Variant, pieces: int, count: int, seed: int = 1) -> list[str]:
+    """``count`` endgame start positions (FEN) of ``variant`` with ``pieces - 2`` to ``pieces`` pieces:
+    from the openings in a seeded order, a depth-4 self-play with a quarter of its moves random runs
+    until the board has at most that many pieces and the side to move has no capture; the position is
+    kept when no side is clearly ahead (a depth-8 search within 150 centi-men) and it is new.
+    Deterministic."""
+    from .search import Limits, Searcher
+
+    searcher = Searcher(tt_size_mb=16)
+    book = openings_for(variant)
+    rng = random.Random(seed)
+    order = np.random.default_rng(seed).permutation(len(book))
+    out: list[str] = []
+    seen = set()
+    attempt = 0
+    while len(out) < count and attempt < 50 * count:
+        game = Game(variant)
+        for text in book[int(order[attempt % len(book)])].split():
+            game.play(text)
+        attempt += 1
+        searcher.new_game()
+        while not game.is_over and game.ply < DEFAULT_MAX_PLIES:
+            pos = game.position
+            if (pos.white | pos.black).bit_count() <= pieces and not pos.has_capture():
+                break
+            if rng.random() < ENDINGS_RANDOM_SHARE:
+                game.play(rng.choice(pos.legal_moves()))
+            else:
+                game.play(searcher.search(game, Limits(depth=ENDINGS_DEPTH)).move)
+        pos = game.position
+        on_board = (pos.white | pos.black).bit_count()
+        if game.is_over or pos in seen or not pieces - 2 <= on_board <= pieces:
+            continue
+        searcher.new_game()
+        if abs(searcher.search(Game(variant, pos), Limits(depth=ENDINGS_CHECK_DEPTH)).score) <= ENDINGS_MAX_SCORE:
+            seen.add(pos)
+            out.append(pos.fen())
+    return out
 
 
 def _play_indexed(job: tuple) -> GameResult:
@@ -292,18 +349,19 @@ def _finite(x: float):
 
 def run_match(variant: Variant, a: Player, b: Player, games: int, concurrency: int = 1, seed: int = 1,
               max_plies: int = DEFAULT_MAX_PLIES, on_game=None, resign: int | None = None,
-              resign_moves: int = DEFAULT_RESIGN_MOVES) -> MatchResult:
+              resign_moves: int = DEFAULT_RESIGN_MOVES, endings: int | None = None) -> MatchResult:
     """Play ``games`` games (rounded up to even: each opening with both colours). Openings are taken
-    from the variant's set in a seeded random order without repeats until the set runs out."""
+    from the variant's set in a seeded random order without repeats until the set runs out; with
+    ``endings``, from :func:`endgame_starts` of at most that many pieces instead."""
     if games < 1:
         raise ValueError(f"--games must be at least 1, not {games}")
     if concurrency < 1:
         raise ValueError(f"--concurrency must be at least 1, not {concurrency}")
     if resign is not None and (resign < 1 or resign_moves < 1):
         raise ValueError(f"--resign needs a positive score and --resign-moves at least 1, not {resign}, {resign_moves}")
-    book = openings_for(variant)
-    order = np.random.default_rng(seed).permutation(len(book))
     pairs = (games + 1) // 2
+    book = openings_for(variant) if endings is None else tuple(endgame_starts(variant, endings, pairs, seed))
+    order = np.random.default_rng(seed).permutation(len(book))
     jobs: list[tuple] = []
     for i in range(pairs):
         opening = book[int(order[i % len(book)])]
@@ -344,6 +402,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--resign", type=int, default=None, metavar="SCORE",
                    help="score a game as won once both players see one side ahead by SCORE centi-men "
                         "(off by default)")
+    p.add_argument("--endings", type=int, default=None, metavar="PIECES",
+                   help="start from endgame positions of at most PIECES pieces made by a seeded self-play "
+                        "(instead of the opening set)")
     p.add_argument("--resign-moves", type=int, default=DEFAULT_RESIGN_MOVES,
                    help=f"... for this many moves each in a row (default {DEFAULT_RESIGN_MOVES})")
 
@@ -358,7 +419,7 @@ def cmd_match(args) -> int:
               f"A scores {g.points}", file=sys.stderr, flush=True)
 
     match = run_match(args.variant, args.a, args.b, args.games, args.concurrency, args.seed, args.max_plies,
-                      on_game=progress, resign=args.resign, resign_moves=args.resign_moves)
+                      on_game=progress, resign=args.resign, resign_moves=args.resign_moves, endings=args.endings)
     s = match.summary()
     if args.json:
         print(json.dumps({**s, "game_list": [asdict(g) for g in match.games]}))

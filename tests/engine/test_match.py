@@ -139,3 +139,27 @@ def test_match_command_line():
     bad = subprocess.run([sys.executable, "-m", "engine", "match", "--a", "level=expert"], cwd=ROOT,
                          capture_output=True, text=True, timeout=120)
     assert bad.returncode != 0 and "expert" in bad.stderr
+
+
+def test_endgame_starts_are_quiet_level_endings_and_repeatable():
+    from engine.match import endgame_starts
+    from engine.position import Position
+
+    starts = endgame_starts(AMERICAN, 7, 3, seed=2)
+    assert len(starts) == 3 and len(set(starts)) == 3
+    for fen in starts:
+        pos = Position.from_fen(AMERICAN, fen)
+        assert 5 <= (pos.white | pos.black).bit_count() <= 7 and not pos.has_capture() and pos.legal_moves()
+    assert endgame_starts(AMERICAN, 7, 3, seed=2) == starts
+
+
+def test_a_match_from_endings_through_the_command_line():
+    run = subprocess.run([sys.executable, "-m", "engine", "match", "--a", "depth=2", "--b", "depth=1,egdb=on",
+                          "--endings", "6", "--games", "2", "--json"], cwd=ROOT, capture_output=True, text=True,
+                         timeout=300)
+    assert run.returncode == 0, run.stderr
+    data = json.loads(run.stdout)
+    assert data["games"] == 2 and data["b"] == "depth=1,egdb=True"
+    first, second = data["game_list"]
+    assert first["opening"] == second["opening"] and ":" in first["opening"]  # one FEN, colours swapped
+    assert first["a_first"] != second["a_first"]
