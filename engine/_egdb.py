@@ -403,8 +403,8 @@ def solve_pair(k1, k2, off, val, dist, cnt, xw, xl, can_lose, params, rules, mas
     pending = 0
     for slot in range(size):
         if xw[slot] != NO_DIST:
-            pending = max(pending, np.int64(xw[slot]))
-        pending = max(pending, np.int64(xl[slot]))
+            pending = max(pending, int(xw[slot]))
+        pending = max(pending, int(xl[slot]))
     last = 0  # the latest pass that resolved a position (pass 0: the positions without a move)
     n = 1
     while n <= limit and (n <= pending or last == n - 1):
@@ -550,7 +550,7 @@ def probe(white, black, kings, color, plies_left, want_dist, params, offsets, sq
     group = key_group(key, params)
     d = 0
     if group or want_dist:
-        d = np.int64(dist[g])
+        d = int(dist[g])
     if group and d > plies_left:
         return V_DRAW, 0
     return value, d

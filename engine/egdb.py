@@ -20,10 +20,11 @@ and a distance in plies. The kernels and the index are in ``engine/_egdb.py``.
 
 Draw rules. *American checkers*: the tables ignore the 40-move rule and repetition, as databases
 usually do. Repetition never changes a value (a side that wins can win without repeating: its
-distance falls every move), and the 40-move count starts afresh with every man move and capture; a
-king ending that is won takes far fewer than 80 plies of king moves in all but contrived cases (the
-distance is exact, so the root move is the shortest way). The same holds for the 25-move rule of
-International draughts outside the endgame rule's groups.
+distance falls every move). The 40-move count (80 plies without a man move or a capture) starts
+afresh with every man move and capture, so a king ending starts with a fresh count, and the longest
+5-piece king ending won takes 68 plies (3 kings against 2); with men on the board the count restarts
+at each of their moves. The same reading for the 25-move rule of International draughts outside the
+endgame rule's groups (inside them the 16/5-move count is always the nearer).
 
 *International draughts, the 16/5-move endgame rule* (FMJD 6.4 as engine/game.py applies it: a lone
 king against 3 pieces with a king among them, "group 3", is drawn 16 moves each (32 plies) after that
@@ -230,7 +231,7 @@ def _locked(path: Path) -> Iterator[None]:
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
     try:
         try:
-            if os.name == "nt":
+            if sys.platform == "win32":
                 import msvcrt
 
                 msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
@@ -264,9 +265,9 @@ def pack_wld(val: np.ndarray, chunk: int = 1 << 24) -> np.ndarray:
     out = np.zeros((len(val) + 3) // 4, dtype=np.uint8)
     for lo in range(0, len(val), chunk):
         part = val[lo:lo + chunk]
-        quads = np.zeros((len(part) + 3) // 4 * 4, dtype=np.uint8)
-        quads[: len(part)] = part
-        quads = quads.reshape(-1, 4)
+        padded = np.zeros((len(part) + 3) // 4 * 4, dtype=np.uint8)
+        padded[: len(part)] = part
+        quads = padded.reshape(-1, 4)
         out[lo // 4: lo // 4 + len(quads)] = quads[:, 0] | (quads[:, 1] << 2) | (quads[:, 2] << 4) | (quads[:, 3] << 6)
     return out
 
@@ -289,7 +290,7 @@ class _Work:
         self.routes = np.zeros((1, MAX_PATH), dtype=np.int64)
         self.route_len = np.zeros(1, dtype=np.int64)
 
-    def moves(self):
+    def moves(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         return self.scratch, self.capstk, self.mv_from, self.mv_to, self.mv_cap, self.routes, self.route_len
 
 
@@ -526,17 +527,19 @@ class Tables:
         with the value for the side to move. None when the position isn't in the tables or has no move."""
         if self.probe(position, plies_left) is None or not position.legal_moves():
             return None
-        best = None
+        best: tuple[tuple[int, int], Move, Probe] | None = None
         for move, child in self.move_values(position, plies_left):
             # the mover's result: a child lost in n plies is our win in n + 1, and so on
+            plies = child.plies or 0
             if child.value == "loss":
-                key, mine = (2, -child.plies), Probe("win", child.plies + 1)
+                key, mine = (2, -plies), Probe("win", plies + 1)
             elif child.value == "draw":
                 key, mine = (1, 0), Probe("draw", None)
             else:
-                key, mine = (0, child.plies), Probe("loss", child.plies + 1)
+                key, mine = (0, plies), Probe("loss", plies + 1)
             if best is None or key > best[0]:
                 best = (key, move, mine)
+        assert best is not None
         return best[1], best[2]
 
 
