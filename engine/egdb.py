@@ -646,7 +646,7 @@ def build_in_background(directory: Path | str | None = None) -> None:
         os.nice(10)
     for name in missing(directory):
         with contextlib.suppress(BuildBusyError):
-            build(VARIANTS[name], directory=directory)
+            build(VARIANTS[name], directory=directory, progress=lambda text: print(text, flush=True))
 
 
 def start_background_build(directory: Path | str | None = None) -> subprocess.Popen | None:
