@@ -294,7 +294,7 @@ def effective(parent_group, child_key, child_white, child_black, child_kings, va
 
 
 @kernel
-def _pair_slot(key, index, k1, n1, off):
+def _pair_slot(key, index, k1, n1):
     """The slot (0 .. pair size) of a position of the pair whose first slice is ``k1`` (``n1`` long)."""
     if key == k1:
         return index
@@ -307,12 +307,11 @@ def init_pair(k1, k2, off, val, dist, cnt, xw, xl, can_lose, params, rules, mask
     """First pass over the pair (k1, k2) (k2 == k1 for a slice that is its own pair): every position's
     moves. Positions without a move are lost in 0; the others get the number of their moves that stay
     in the pair (``cnt``), the shortest win and longest loss among the moves that leave it (``xw``,
-    ``xl``, NO_DIST / 0 when none) and whether every such move loses (``can_lose``). Returns the
-    largest distance seen (for the caller's overflow check)."""
+    ``xl``, NO_DIST / 0 when none) and whether every such move leaves the opponent a win
+    (``can_lose``)."""
     top = params[P_TOP_BIT]
     n1 = slice_size(k1, params, binom)
     n2 = slice_size(k2, params, binom) if k2 != k1 else 0
-    largest = 0
     for slot in range(n1 + n2):
         key = k1 if slot < n1 else k2
         index = slot if slot < n1 else slot - n1
@@ -357,10 +356,6 @@ def init_pair(k1, k2, off, val, dist, cnt, xw, xl, can_lose, params, rules, mask
         xw[slot] = win
         xl[slot] = loss
         can_lose[slot] = loses
-        if win != NO_DIST:
-            largest = max(largest, win)
-        largest = max(largest, loss)
-    return largest
 
 
 @kernel
@@ -373,7 +368,7 @@ def _retro(pw, pb, pk, q_value, n, k1, n1, off, val, dist, cnt, xl, can_lose, pa
     g = off[key] + index
     if val[g] != V_DRAW:
         return 0
-    slot = _pair_slot(key, index, k1, n1, off)
+    slot = _pair_slot(key, index, k1, n1)
     if q_value == V_LOSS:
         val[g] = V_WIN
         dist[g] = n

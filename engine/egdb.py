@@ -303,11 +303,11 @@ def _solve(variant: Variant, geo: Geometry, k1: int, k2: int, offsets, val, dist
     xw = np.full(size, K.NO_DIST, dtype=np.uint16)
     xl = np.zeros(size, dtype=np.uint16)
     can_lose = np.zeros(size, dtype=np.bool_)
-    largest = K.init_pair(k1, k2, offsets, val, dist, cnt, xw, xl, can_lose, geo.params, rules, masks, nbr,
-                          geo.sq_of_bit, geo.bit_of_sq, geo.binom, *work.moves())
+    K.init_pair(k1, k2, offsets, val, dist, cnt, xw, xl, can_lose, geo.params, rules, masks, nbr, geo.sq_of_bit,
+                geo.bit_of_sq, geo.binom, *work.moves())
     passes = K.solve_pair(k1, k2, offsets, val, dist, cnt, xw, xl, can_lose, geo.params, rules, masks, nbr,
                           geo.sq_of_bit, geo.bit_of_sq, geo.binom)
-    if passes < 0 or largest > K.MAX_DIST + 1:
+    if passes < 0:
         raise OverflowError(f"{variant.name} slice {k1}: a distance longer than {K.MAX_DIST} plies")
     return int(passes)
 
