@@ -385,7 +385,7 @@ def test_cli_probe_and_info(small):
     assert run.returncode == 0, run.stderr
     rows = {r["variant"]: r for r in json.loads(run.stdout)["tables"]}
     assert rows["american"]["pieces"] == 3 and rows["american"]["positions"] == 202280
-    run = _engine("egdb", "probe", "--variant", "american", "--fen", "W:W1-8:B20", "--dir", str(small))
+    run = _engine("egdb", "probe", "--variant", "american", "--fen", "W:W5-12:B20", "--dir", str(small))
     assert run.returncode == 2 and "not in the tables" in run.stderr
 
 
