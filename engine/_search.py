@@ -52,7 +52,9 @@ MATE_BOUND = MATE - 1000  # scores beyond this are wins or losses
 INFINITE = 32000
 # A position the endgame tables hold as won scores EGDB_WIN plus 100 a piece ahead (so that among won
 # lines the search still prefers the one that wins more); below every real win, above every evaluation.
+# A root they hold scores EGDB_ROOT - plies to the win (search.py), above the tree's band.
 EGDB_WIN = 20000
+EGDB_ROOT = EGDB_WIN + 1000
 EGDB_BOUND = EGDB_WIN - 1000  # scores beyond this are the tables' wins and losses
 
 # int64 frame fields, fr[F_*, ply]

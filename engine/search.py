@@ -43,6 +43,7 @@ from .variants import VARIANTS, Color, Variant
 MATE = K.MATE
 MATE_BOUND = K.MATE_BOUND
 EGDB_WIN = K.EGDB_WIN
+EGDB_ROOT = K.EGDB_ROOT
 EGDB_BOUND = K.EGDB_BOUND  # beyond this (and within MATE_BOUND): a result the endgame tables know
 _EGDB_RECHECK_SECONDS = 10.0  # how often a searcher looks again for tables that were not built yet
 _MAX_DEPTH = K.MAX_PLY - 32  # iterative deepening never asks for more (extensions need the rest)
@@ -65,8 +66,8 @@ class SearchResult:
     """The move to play. ``score`` is in centi-men from the side to move's view; a win scores
     ``MATE - plies`` (a loss the negative), so ``abs(score) > MATE_BOUND`` means a forced result, and
     ``abs(score) > EGDB_BOUND`` a result the endgame tables know (at a root they hold:
-    ``EGDB_WIN + 255 - plies`` for a win in ``plies``, the move the tables' fastest win, with ``depth``
-    1 and no nodes: nothing was searched)."""
+    ``EGDB_ROOT - plies`` for a win in ``plies``, the move the tables' fastest win, with ``depth`` 1 and
+    no nodes: nothing was searched; in the tree ``EGDB_WIN`` + 100 a piece ahead)."""
 
     move: Move
     score: int
@@ -259,7 +260,7 @@ class Searcher:
         if found is None or found[1].value == "draw":
             return None
         move, probe = found
-        score = EGDB_WIN + egdb.MAX_DIST - (probe.plies or 0)
+        score = EGDB_ROOT - (probe.plies or 0)
         return SearchResult(move, score if probe.value == "win" else -score, 1, 0, time.perf_counter() - started,
                             (move,))
 

@@ -19,9 +19,11 @@ if TYPE_CHECKING:
     from engine import Move, Position
     from engine.game import Game
 
-# The engine's scores (engine.search.MATE, MATE_BOUND; repeated here so that the panel needs no numba)
+# The engine's scores (engine.search.MATE, MATE_BOUND, EGDB_BOUND; repeated here so that the panel needs
+# no numba)
 MATE = 30000
 MATE_BOUND = MATE - 1000
+EGDB_BOUND = 19000  # beyond: a win or loss the endgame tables know (below MATE_BOUND: not counted in moves)
 HINT_SECONDS = 1.5  # a hint searches as long as the Hard level does
 REPORT_NODES = 60_000  # the game report's budget per position: a few seconds for a whole game
 CHANCE_SCALE = 80.0  # centi-men: a man ahead is a winning chance of about 0.78 (see winning_chance)
@@ -150,6 +152,11 @@ def is_forced(score: int) -> bool:
     return abs(score) > MATE_BOUND
 
 
+def is_known(score: int) -> bool:
+    """Whether the score is a win or loss the endgame tables know (no number of moves to it)."""
+    return EGDB_BOUND < abs(score) <= MATE_BOUND
+
+
 def white_view(score: int, turn: Color) -> int:
     """A side-to-move score as White's (positive: White is better)."""
     return score if turn is Color.WHITE else -score
@@ -160,7 +167,7 @@ def winning_chance(score: int) -> float:
     0.78 a man ahead, 0.92 two men ahead, 1 for a forced win. The evaluation bar shows it and the game
     report counts a move's cost in it, so that a man given away in a game already lost (or won) is not
     a blunder."""
-    if is_forced(score):
+    if is_forced(score) or is_known(score):
         return 1.0 if score > 0 else 0.0
     return 1.0 / (1.0 + math.exp(-score / CHANCE_SCALE))
 
@@ -174,6 +181,8 @@ def men_ahead(score: int) -> str:
     """A score as men ahead, ``+1.25`` or ``-0.50``; a forced result ``win in 12`` / ``loss in 12`` (moves)."""
     if is_forced(score):
         return f"{'win' if score > 0 else 'loss'} in {forced_moves(score)}"
+    if is_known(score):
+        return "win" if score > 0 else "loss"
     return f"{score / 100:+.2f}"
 
 
@@ -184,6 +193,8 @@ def score_words(score: int, turn: Color) -> str:
     if is_forced(score):
         moves = forced_moves(score)
         return f"{ahead.label.capitalize()} wins in {moves} move{'s' if moves != 1 else ''}"
+    if is_known(score):
+        return f"{ahead.label.capitalize()} wins (endgame tables)"
     men = abs(score) / 100
     if men < 0.1:
         return "Even"

@@ -23,7 +23,7 @@ import pytest
 from engine import AMERICAN, INTERNATIONAL, Color, Position, egdb
 from engine import _egdb as K
 from engine.game import Game
-from engine.search import EGDB_BOUND, EGDB_WIN, Limits, Searcher
+from engine.search import EGDB_BOUND, EGDB_ROOT, EGDB_WIN, Limits, Searcher
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -241,7 +241,7 @@ def test_a_root_in_the_tables_plays_their_fastest_win(cached):
     infos = []
     result = searcher.search(Game(AMERICAN, pos), Limits(depth=8), on_info=infos.append)
     assert result.move == move and result.nodes == 0 and probe.value == "win"
-    assert result.score == EGDB_WIN + egdb.MAX_DIST - probe.plies > EGDB_BOUND
+    assert result.score == EGDB_ROOT - probe.plies > EGDB_BOUND
     assert len(infos) == 1 and infos[0].score == result.score
     # played out by the search on both sides, the win comes in exactly that many plies
     game = Game(AMERICAN, pos)

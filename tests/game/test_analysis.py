@@ -138,6 +138,19 @@ def test_scores_in_a_players_words():
     assert men_ahead(-50) == "-0.50" and men_ahead(-(30000 - 2)) == "loss in 1"
 
 
+def test_endgame_table_results_in_a_players_words():
+    from engine import search
+    from game import analysis
+
+    assert (analysis.MATE, analysis.MATE_BOUND, analysis.EGDB_BOUND) == (search.MATE, search.MATE_BOUND,
+                                                                         search.EGDB_BOUND)
+    root, tree = search.EGDB_ROOT - 81, search.EGDB_WIN + 100  # a root the tables hold; a node below
+    assert score_words(root, Color.WHITE) == "White wins (endgame tables)"
+    assert score_words(-tree, Color.WHITE) == "Black wins (endgame tables)"
+    assert men_ahead(-tree) == "loss" and men_ahead(root) == "win"
+    assert winning_chance(root) == 1.0 and winning_chance(-tree) == 0.0
+
+
 def test_annotations_survive_a_round_trip():
     game = Game(AMERICAN)
     for text in BLUNDER_GAME.split()[:3]:
