@@ -86,9 +86,9 @@ def kernels_cached(search: bool = False) -> bool:
         # numba's internals are not in its type hints
         dispatchers: tuple = (_movegen.generate, _movegen.make_move, _draws.endgame_after)
         if search:
-            from . import _search
+            from . import _egdb, _search
 
-            dispatchers += (_search.search, _search.gen_moves, _search.position_key)
+            dispatchers += (_search.search, _search.gen_moves, _search.position_key, _egdb.probe, _egdb.slice_size)
         return all(k._cache._cache_file._load_index() for k in dispatchers)
     except Exception:
         return False

@@ -31,16 +31,13 @@ move has code 0; killers, the hash move and the PV compare codes.
 from typing import NamedTuple
 
 import numpy as np
-from llvmlite import ir
-from numba import types
-from numba.extending import intrinsic
 
 from ._board import M_VALID, R_FLYING, R_QUIET_PLIES, R_WIDTH, Layout
 from ._draws import EndgameRule, endgame_after
 from ._egdb import P_PIECES, V_DRAW, V_WIN, TableArrays
 from ._egdb import probe as egdb_probe
 from ._eval import EvalTables, evaluate
-from ._jit import kernel
+from ._jit import is_interpreted, kernel
 from ._movegen import MAX_MOVES, generate, has_capture, lsb, make_move, plain_moves, popcount
 
 ONE = np.uint64(1)
@@ -142,15 +139,25 @@ class Request(NamedTuple):
     ext_stop: np.ndarray  # non-zero: stop now (the caller's flag)
 
 
-@intrinsic
-def _unlikely(typingctx, cond):
-    """``cond``, telling LLVM that it is almost always false (llvm.expect): the code it guards is laid
-    out away from the hot path."""
-    def codegen(context, builder, signature, args):
-        bit = ir.IntType(1)
-        fn = builder.module.declare_intrinsic("llvm.expect", [bit], ir.FunctionType(bit, [bit, bit]))
-        return builder.call(fn, [args[0], ir.Constant(bit, 0)])
-    return types.boolean(types.boolean), codegen
+if is_interpreted():  # plain Python (see _jit.interpret): the game's window imports this module, never numba
+
+    def _unlikely(cond):
+        return cond
+
+else:
+    from llvmlite import ir
+    from numba import types
+    from numba.extending import intrinsic
+
+    @intrinsic
+    def _unlikely(typingctx, cond):
+        """``cond``, telling LLVM that it is almost always false (llvm.expect): the code it guards is
+        laid out away from the hot path."""
+        def codegen(context, builder, signature, args):
+            bit = ir.IntType(1)
+            fn = builder.module.declare_intrinsic("llvm.expect", [bit], ir.FunctionType(bit, [bit, bit]))
+            return builder.call(fn, [args[0], ir.Constant(bit, 0)])
+        return types.boolean(types.boolean), codegen
 
 
 @kernel
@@ -360,7 +367,7 @@ def search(tables, memory, stack, output, request):
             # Step 4b. endgame tables: a position they hold has its exact value under the rules,
             # the endgame count included (plies left on it: F_DRAWAT - ply)
             probe_here = egdb_pieces > 0 and ply > 0 and popcount(white | black) <= egdb_pieces
-            if _unlikely(probe_here):  # type: ignore[call-arg]  # numba passes the typing context
+            if _unlikely(probe_here):
                 value, _ = egdb_probe(white, black, kings, c, fr[F_DRAWAT, ply] - ply, False, egdb.params,
                                       egdb.offsets, egdb.sq_of_bit, egdb.binom, egdb.wld, egdb.dist)
                 if value >= 0:

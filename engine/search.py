@@ -219,9 +219,12 @@ class Searcher:
         self._generation = 0
 
     def warm_up(self) -> None:
-        """Compile the kernels, or load them from numba's disk cache, for both games (a tiny search)."""
+        """Compile the kernels, or load them from numba's disk cache, for both games (a tiny search),
+        and with ``endgame_tables`` those that load and probe the tables (``egdb.warm_up``)."""
         for variant in VARIANTS.values():
             self.search(Game(variant), Limits(depth=2))
+        if self._endgame_tables:
+            egdb.warm_up()
         self.new_game()
 
     # --- one search ----------------------------------------------------------------------------

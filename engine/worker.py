@@ -307,7 +307,7 @@ def _compile() -> None:
     threading.Thread(target=watch, name="worker-watch", daemon=True).start()
     from .search import Searcher
 
-    Searcher(tt_size_mb=1).warm_up()
+    Searcher(tt_size_mb=1, endgame_tables=True).warm_up()
 
 
 def _serve(requests, replies, flags_buffer, tt_size_mb: int, started: float) -> None:

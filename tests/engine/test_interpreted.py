@@ -86,3 +86,11 @@ def test_interpreting_comes_before_the_first_kernel():
                          timeout=300, env=dict(os.environ, PYTHONPATH=str(ROOT)))
     assert out.returncode == 0, out.stderr
     assert out.stdout.startswith("refused: engine.interpret_kernels() comes too late")
+
+
+def test_the_windows_imports_of_the_search_load_no_numba():
+    """The game's window imports engine.search (its analysis asks for ``Limits``), and with it the
+    search kernel's module and the endgame tables' kernels: interpreted, none of them imports numba."""
+    code = ("import engine.search, engine.egdb, engine.worker, game.analysis\n"
+            "print(sorted(m for m in ('numba', 'llvmlite') if m in sys.modules))\n")
+    assert interpreted(code).strip() == "[]"
