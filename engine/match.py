@@ -25,11 +25,25 @@ wins, D draws and L losses:
     margin = (E(s_high) - E(s_low)) / 2                    (E at both ends, clipped to (0, 1))
 
 A margin is "inf" when an end of the interval reaches 0 or 1 (all wins, all losses, tiny samples).
+The summary also counts the opening pairs by A's points in them (the pentanomial 0, 1/2, 1, 3/2, 2).
+
+SPRT (``--sprt ELO0,ELO1``, see ``engine.sprt``): after each finished pair the GSPRT's LLR is
+compared with its bounds and the match stops at the first verdict; ``--games`` is the most it plays.
+
+Outside engines: a player ``hub=COMMAND`` is a program speaking Scan's Hub protocol (dame-rs's
+``dame hub``, Scan, ``python -m engine hub`` of another checkout), driven by ``engine.hubclient``:
+started once per match process and kept for all its games, told the variant, a ``new-game`` before
+each game, the whole game's moves before each ``go``, and the player's limits as Hub's ``level``
+(``movetime=1.5`` -> ``level move-time=1.5``). An engine that dies is started again and asked again;
+one that fails twice on a move, or names an illegal move, forfeits the game (reason "forfeit", the
+cause in ``note``). ``tools/hub_level.py`` serves a checkout's computer level (Hard's ``choose_move``,
+not a plain timed search) the same way, for matches against an older version.
 """
 
 from __future__ import annotations
 
 import argparse
+import atexit
 import json
 import math
 import multiprocessing
@@ -43,7 +57,8 @@ import numpy as np
 
 from .game import Game
 from .openings import openings_for
-from .position import Position
+from .position import IllegalMoveError, Move, Position
+from .sprt import Sprt, pentanomial
 from .variants import VARIANTS, Color, Variant
 
 Z95 = 1.959964  # two-sided 95% quantile of the normal distribution
@@ -58,7 +73,11 @@ class Player:
     nodes), with a transposition table of ``tt_mb`` megabytes and optionally other evaluation weights:
     ``weights`` names a JSON file holding ``{"american": [...], "international": [...]}`` (variant
     names from the table, any of them), each a full weight vector in the order of ``engine._eval.W_*``.
-    ``egdb``: use the endgame tables (``engine.egdb``; they must be built: a match never builds them)."""
+    ``egdb``: use the endgame tables (``engine.egdb``; they must be built: a match never builds them).
+
+    Or an outside engine: ``hub`` is the command line of a program speaking the Hub protocol (see
+    ``engine.hubclient``), started in ``cwd`` (default: the current directory); its limits, if any,
+    go to it as Hub's ``level`` (``move-time``, ``depth``, ``nodes``)."""
 
     level: str | None = None
     depth: int | None = None
@@ -67,12 +86,15 @@ class Player:
     tt_mb: int = DEFAULT_TT_MB
     weights: str | None = None
     egdb: bool = False
+    hub: str | None = None
+    cwd: str | None = None
 
     @classmethod
     def parse(cls, text: str) -> "Player":
         """From ``level=hard``, ``depth=6``, ``movetime=0.1``, ``nodes=20000`` or several joined by
         commas (``depth=8,movetime=0.5``), plus ``tt=MB``, ``weights=FILE``, ``egdb=on``; a bare
-        ``hard`` means ``level=hard``."""
+        ``hard`` means ``level=hard``. ``hub=COMMAND`` (no commas in it) with optional limits and
+        ``dir=PATH`` is an outside engine."""
         from .search import LEVELS
 
         fields: dict = {}
@@ -103,14 +125,28 @@ class Player:
                     if value.strip().lower() not in switch:
                         raise ValueError
                     fields["egdb"] = switch[value.strip().lower()]
+                elif key == "hub":
+                    if not value.strip():
+                        raise ValueError
+                    fields["hub"] = value.strip()
+                elif key == "dir":
+                    fields["cwd"] = value.strip()
                 else:
                     raise KeyError
             except KeyError:
                 raise ValueError(f"bad player {text!r}: unknown setting {key!r} "
-                                 "(use level=, depth=, movetime=, nodes=, tt=, weights=, egdb=)") from None
+                                 "(use level=, depth=, movetime=, nodes=, tt=, weights=, egdb=, hub=, dir=)") from None
             except ValueError:
                 raise ValueError(f"bad player {text!r}: {item!r} has a bad value"
                                  f"{' (levels: ' + ', '.join(LEVELS) + ')' if key == 'level' else ''}") from None
+        if "hub" in fields:
+            extra = sorted(set(fields) & {"level", "tt_mb", "weights", "egdb"})
+            if extra:
+                raise ValueError(f"bad player {text!r}: an outside engine (hub=) takes depth=, movetime=, nodes= "
+                                 f"and dir= only, not {', '.join(extra)}")
+            return cls(**fields)
+        if "cwd" in fields:
+            raise ValueError(f"bad player {text!r}: dir= goes with hub=")
         if "weights" in fields:
             _load_weights(fields["weights"])
         player = cls(**fields)
@@ -174,39 +210,76 @@ def elo_with_margin(wins: int, draws: int, losses: int) -> tuple[float, float]:
 @dataclass(frozen=True)
 class GameResult:
     """One game: ``a_first`` says whether A had the first move (Black in American checkers, White in
-    International draughts); ``points`` are A's (1, 0.5 or 0)."""
+    International draughts); ``points`` are A's (1, 0.5 or 0). ``a_seconds``/``b_seconds``: each
+    player's thinking time in the game, ``a_max_seconds``/``b_max_seconds`` its longest move (wall
+    time, the outside engine's measured from ``go`` to ``done``). ``note`` says why a game was
+    forfeited (an outside engine that died twice on one move or named an illegal move)."""
 
     index: int
     opening: str
     a_first: bool
     result: str  # 'white', 'black' or 'draw'
-    reason: str  # an Outcome reason, 'adjudicated' (a draw at max_plies) or 'resigned' (see the docstring)
+    reason: str  # an Outcome reason, 'adjudicated' (a draw at max_plies), 'resigned' or 'forfeit'
     plies: int
     points: float
     moves: str
+    a_seconds: float = 0.0
+    b_seconds: float = 0.0
+    a_max_seconds: float = 0.0
+    b_max_seconds: float = 0.0
+    note: str = ""
 
 
-_searchers: dict = {}  # per process: one Searcher per (side, player), made once and cleared between games
+_engines: dict = {}  # per process: a Searcher or HubClient per (side, player, variant), made once
 
 
-def _searcher(side: str, player: Player):
-    from .search import Searcher
+def _engine(side: str, player: Player, variant: Variant):
+    """The player's Searcher, or its outside engine's HubClient (started once per process and kept
+    for every game; closed when the process ends)."""
+    key = (side, player, variant.name)
+    if key not in _engines:
+        if player.hub is not None:
+            from .hubclient import HubClient
 
-    key = (side, player)
-    if key not in _searchers:
-        weights = _load_weights(player.weights) if player.weights else None
-        _searchers[key] = Searcher(tt_size_mb=player.tt_mb, weights=weights, endgame_tables=player.egdb)
-        _searchers[key].warm_up()
-    return _searchers[key]
+            client = HubClient(player.hub, variant, player.cwd)
+            client.start()
+            _engines[key] = client
+        else:
+            from .search import Searcher
+
+            weights = _load_weights(player.weights) if player.weights else None
+            searcher = Searcher(tt_size_mb=player.tt_mb, weights=weights, endgame_tables=player.egdb)
+            searcher.warm_up()
+            _engines[key] = searcher
+    return _engines[key]
 
 
-def _move(searcher, player: Player, game: Game, rng):
-    """The player's SearchResult; a random move has depth 0."""
+def _close_hub_engines() -> None:
+    """Close this process's outside engines (the Searchers stay for the next match)."""
+    for key, engine in list(_engines.items()):
+        if hasattr(engine, "close"):
+            engine.close()
+            del _engines[key]
+
+
+atexit.register(_close_hub_engines)  # a match worker process closes its engines when it ends
+
+
+def _move(engine, player: Player, game: Game, rng) -> tuple[Move, int | None]:
+    """The player's move and its score (centi-men, the mover's view; None for a random move or an
+    outside engine that gave none)."""
     from .search import Limits, choose_move
 
+    if player.hub is not None:
+        from .hubclient import HubLevel
+
+        reply = engine.play(game, HubLevel(player.movetime, player.depth, player.nodes))
+        return reply.move, reply.score
     if player.level is not None:
-        return choose_move(searcher, game, player.level, rng)
-    return searcher.search(game, Limits(depth=player.depth, movetime=player.movetime, nodes=player.nodes))
+        found = choose_move(engine, game, player.level, rng)
+    else:
+        found = engine.search(game, Limits(depth=player.depth, movetime=player.movetime, nodes=player.nodes))
+    return found.move, None if found.depth == 0 else found.score
 
 
 def _resigning(scores: list, resign: int, moves: int):
@@ -228,7 +301,10 @@ def play_game(variant: Variant, opening: str, a: Player, b: Player, a_first: boo
               resign_moves: int = DEFAULT_RESIGN_MOVES) -> GameResult:
     """Play the opening's moves (or start from ``opening`` when it is a FEN), then A and B in turn
     until the Game record ends the game (or, with ``resign``, until both agree one side is lost: see
-    the module docstring)."""
+    the module docstring). A player whose outside engine fails for good or names an illegal move
+    forfeits the game."""
+    from .hubclient import HubEngineError
+
     if ":" in opening:
         game = Game(variant, Position.from_fen(variant, opening))
         first = game.turn
@@ -237,31 +313,40 @@ def play_game(variant: Variant, opening: str, a: Player, b: Player, a_first: boo
         for text in opening.split():
             game.play(text)
         first = variant.first_player
-    searchers = {"a": _searcher("a", a), "b": _searcher("b", b)}
-    for s in searchers.values():
-        s.new_game()  # each game starts with an empty table, so a game depends only on its seed
+    engines = {"a": _engine("a", a, variant), "b": _engine("b", b, variant)}
+    for e in engines.values():
+        e.new_game()  # each game starts with an empty table, so a game depends only on its seed
     rng = random.Random(seed)
     scores: list[int | None] = []  # each searched move's score from the first player's view
-    loser = None
+    seconds = {"a": [0.0], "b": [0.0]}
+    loser, note = None, ""
     while not game.is_over and game.ply < max_plies and loser is None:
         first_to_move = game.turn is first
         key, player = ("a", a) if first_to_move == a_first else ("b", b)
-        found = _move(searchers[key], player, game, rng)
-        game.play(found.move)
-        scores.append(None if found.depth == 0 else found.score if first_to_move else -found.score)
+        started = time.perf_counter()
+        try:
+            move, score = _move(engines[key], player, game, rng)
+        except (HubEngineError, IllegalMoveError) as err:
+            loser, note = ("first" if first_to_move else "second"), f"{key.upper()} forfeits: {err}"
+            break
+        seconds[key].append(time.perf_counter() - started)
+        game.play(move)
+        scores.append(None if score is None else score if first_to_move else -score)
         if resign:
             loser = _resigning(scores, resign, resign_moves)
     outcome = game.outcome
     if outcome:
         result, reason = outcome.result, outcome.reason.value
     elif loser:
-        result, reason = (first.opponent if loser == "first" else first).label, "resigned"
+        result, reason = (first.opponent if loser == "first" else first).label, "forfeit" if note else "resigned"
     else:
         result, reason = "draw", "adjudicated"
     a_color = first if a_first else first.opponent
     points = 0.5 if result == "draw" else float(result == Color(a_color).label)
     moves = " ".join(pos.move_text(m) for pos, m in zip(game.positions, game.moves, strict=False))
-    return GameResult(index, opening, a_first, result, reason, game.ply, points, moves)
+    return GameResult(index, opening, a_first, result, reason, game.ply, points, moves,
+                      round(sum(seconds["a"]), 3), round(sum(seconds["b"]), 3), round(max(seconds["a"]), 3),
+                      round(max(seconds["b"]), 3), note)
 
 
 ENDINGS_DEPTH = 4  # the self-play that makes endgame starts
@@ -321,6 +406,7 @@ class MatchResult:
     b: str
     games: list[GameResult]
     seconds: float
+    sprt: dict | None = None  # Sprt.status at the end, when the match was an SPRT
 
     @property
     def wins(self) -> int:
@@ -334,12 +420,26 @@ class MatchResult:
     def losses(self) -> int:
         return sum(g.points == 0.0 for g in self.games)
 
+    def pair_points(self) -> list[float]:
+        """A's points in each opening pair (both colours) of which both games were played."""
+        by_pair: dict[int, list[float]] = {}
+        for g in self.games:
+            by_pair.setdefault(g.index // 2, []).append(g.points)
+        return [sum(p) for _, p in sorted(by_pair.items()) if len(p) == 2]
+
     def summary(self) -> dict:
         n = len(self.games)
         e, margin = elo_with_margin(self.wins, self.draws, self.losses)
-        return {"variant": self.variant, "a": self.a, "b": self.b, "games": n, "wins": self.wins,
-                "draws": self.draws, "losses": self.losses, "score": (self.wins + self.draws / 2) / n,
-                "elo": _finite(e), "elo_margin_95": _finite(margin), "seconds": round(self.seconds, 1)}
+        out = {"variant": self.variant, "a": self.a, "b": self.b, "games": n, "wins": self.wins,
+               "draws": self.draws, "losses": self.losses, "score": (self.wins + self.draws / 2) / n,
+               "elo": _finite(e), "elo_margin_95": _finite(margin), "pentanomial": pentanomial(self.pair_points()),
+               "forfeits": sum(g.reason == "forfeit" for g in self.games),
+               "a_max_move_seconds": max(g.a_max_seconds for g in self.games),
+               "b_max_move_seconds": max(g.b_max_seconds for g in self.games),
+               "seconds": round(self.seconds, 1)}
+        if self.sprt is not None:
+            out["sprt"] = self.sprt
+        return out
 
 
 def _finite(x: float):
@@ -349,10 +449,13 @@ def _finite(x: float):
 
 def run_match(variant: Variant, a: Player, b: Player, games: int, concurrency: int = 1, seed: int = 1,
               max_plies: int = DEFAULT_MAX_PLIES, on_game=None, resign: int | None = None,
-              resign_moves: int = DEFAULT_RESIGN_MOVES, endings: int | None = None) -> MatchResult:
+              resign_moves: int = DEFAULT_RESIGN_MOVES, endings: int | None = None,
+              sprt: Sprt | None = None) -> MatchResult:
     """Play ``games`` games (rounded up to even: each opening with both colours). Openings are taken
     from the variant's set in a seeded random order without repeats until the set runs out; with
-    ``endings``, from :func:`endgame_starts` of at most that many pieces instead."""
+    ``endings``, from :func:`endgame_starts` of at most that many pieces instead. With ``sprt`` the
+    match stops as soon as a finished pair of games takes the test's LLR past a bound (``games`` is
+    then the most it plays)."""
     if games < 1:
         raise ValueError(f"--games must be at least 1, not {games}")
     if concurrency < 1:
@@ -370,31 +473,59 @@ def run_match(variant: Variant, a: Player, b: Player, games: int, concurrency: i
             jobs.append((variant, opening, a, b, a_first, index, seed * 100_003 + index, max_plies, resign,
                          resign_moves))
     start = time.perf_counter()
-    results = []
+    match = MatchResult(variant.name, str(a), str(b), [], 0.0)
+
+    def record(result: GameResult) -> bool:
+        """Keep a game; True once the SPRT has its verdict."""
+        match.games.append(result)
+        if on_game:
+            on_game(result)
+        if sprt is None or result.index % 2 == 0:
+            return False
+        match.sprt = sprt.status(match.pair_points())
+        return match.sprt["verdict"] is not None
+
     if concurrency == 1:
-        for job in jobs:
-            results.append(_play_indexed(job))
-            if on_game:
-                on_game(results[-1])
+        try:
+            for job in jobs:
+                if record(_play_indexed(job)):
+                    break
+        finally:
+            _close_hub_engines()
     else:
         ctx = multiprocessing.get_context("spawn")
         with ProcessPoolExecutor(max_workers=concurrency, mp_context=ctx) as pool:
-            for result in pool.map(_play_indexed, jobs):
-                results.append(result)
-                if on_game:
-                    on_game(result)
-    return MatchResult(variant.name, str(a), str(b), results, time.perf_counter() - start)
+            futures = [pool.submit(_play_indexed, job) for job in jobs]
+            for future in futures:
+                if record(future.result()):
+                    pool.shutdown(wait=True, cancel_futures=True)
+                    break
+    match.seconds = time.perf_counter() - start
+    return match
 
 
 # --- command line -------------------------------------------------------------------------------
 
 
+def _argument(parse):
+    """An argparse type from a parser raising ValueError: its message is shown, not argparse's own."""
+    def convert(text: str):
+        try:
+            return parse(text)
+        except ValueError as err:
+            raise argparse.ArgumentTypeError(str(err)) from None
+
+    convert.__name__ = parse.__name__
+    return convert
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--games", type=int, default=20, help="games to play (rounded up to even), default 20")
-    p.add_argument("--a", type=Player.parse, default="level=medium",
+    p.add_argument("--a", type=_argument(Player.parse), default="level=medium",
                    help="player A: level=easy|medium|hard, or depth=N, movetime=S, nodes=N (comma-joined); "
-                        "tt=MB; weights=FILE.json (evaluation weights)")
-    p.add_argument("--b", type=Player.parse, default="level=easy", help="player B, as --a")
+                        "tt=MB; weights=FILE.json (evaluation weights); or hub=COMMAND (an outside engine speaking Hub, "
+                        "no commas in COMMAND) with optional movetime=, depth=, nodes=, dir=PATH (its working directory)")
+    p.add_argument("--b", type=_argument(Player.parse), default="level=easy", help="player B, as --a")
     p.add_argument("--concurrency", type=int, default=1, help="games played at once (one process each)")
     p.add_argument("--seed", type=int, default=1, help="opening order and the levels' random choices")
     p.add_argument("--max-plies", type=int, default=DEFAULT_MAX_PLIES,
@@ -407,6 +538,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "(instead of the opening set)")
     p.add_argument("--resign-moves", type=int, default=DEFAULT_RESIGN_MOVES,
                    help=f"... for this many moves each in a row (default {DEFAULT_RESIGN_MOVES})")
+    p.add_argument("--sprt", type=_argument(Sprt.parse), default=None, metavar="ELO0,ELO1",
+                   help="stop once an SPRT (alpha = beta = 0.05, pentanomial GSPRT) accepts A being ELO0 or "
+                        "ELO1 Elo stronger than B; --games is then the most games played")
 
 
 def cmd_match(args) -> int:
@@ -416,10 +550,17 @@ def cmd_match(args) -> int:
     def progress(g: GameResult) -> None:
         side = "A first" if g.a_first else "B first"
         print(f"game {g.index + 1}: {g.opening} ({side}) -> {g.result} by {g.reason} in {g.plies} plies, "
-              f"A scores {g.points}", file=sys.stderr, flush=True)
+              f"A scores {g.points}{'; ' + g.note if g.note else ''}", file=sys.stderr, flush=True)
 
-    match = run_match(args.variant, args.a, args.b, args.games, args.concurrency, args.seed, args.max_plies,
-                      on_game=progress, resign=args.resign, resign_moves=args.resign_moves, endings=args.endings)
+    from .hubclient import HubEngineError
+
+    try:
+        match = run_match(args.variant, args.a, args.b, args.games, args.concurrency, args.seed, args.max_plies,
+                          on_game=progress, resign=args.resign, resign_moves=args.resign_moves, endings=args.endings,
+                          sprt=args.sprt)
+    except HubEngineError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
     s = match.summary()
     if args.json:
         print(json.dumps({**s, "game_list": [asdict(g) for g in match.games]}))
@@ -428,4 +569,13 @@ def cmd_match(args) -> int:
         print(f"{s['variant']}: A ({s['a']}) vs B ({s['b']}), {s['games']} games in {s['seconds']} s")
         print(f"A: {s['wins']} wins, {s['draws']} draws, {s['losses']} losses; "
               f"score {s['score'] * 100:.1f}%; Elo {s['elo']} +- {margin} (95%)")
+        print(f"pairs (A's points 0, 1/2, 1, 3/2, 2): {s['pentanomial']}; longest move A {s['a_max_move_seconds']} s, "
+              f"B {s['b_max_move_seconds']} s; forfeits {s['forfeits']}")
+        if match.sprt is not None:
+            t = match.sprt
+            verdict = {"H1": f"H1 accepted (A is {t['elo1']:g} Elo or more stronger)",
+                       "H0": f"H0 accepted (A is not {t['elo1']:g} Elo stronger: {t['elo0']:g} or less)",
+                       None: "no verdict yet"}[t["verdict"]]
+            print(f"SPRT elo0={t['elo0']:g} elo1={t['elo1']:g} alpha={t['alpha']} beta={t['beta']}: "
+                  f"LLR {t['llr']} in [{t['lower']}, {t['upper']}] after {t['pairs']} pairs: {verdict}")
     return 0

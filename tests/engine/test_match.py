@@ -16,6 +16,7 @@ from engine._eval import EVALUATIONS
 from engine.game import Game
 from engine.match import Player, _resigning, elo, elo_with_margin, run_match
 from engine.openings import AMERICAN_BALLOTS, INTERNATIONAL_OPENINGS, openings_for
+from engine.sprt import Sprt
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -163,3 +164,66 @@ def test_a_match_from_endings_through_the_command_line():
     first, second = data["game_list"]
     assert first["opening"] == second["opening"] and ":" in first["opening"]  # one FEN, colours swapped
     assert first["a_first"] != second["a_first"]
+
+
+def test_outside_engine_settings():
+    p = Player.parse("hub=/opt/dame hub --x=1,movetime=1.5,dir=/tmp")
+    assert p == Player(hub="/opt/dame hub --x=1", movetime=1.5, cwd="/tmp")
+    assert Player.parse("hub=dame hub") == Player(hub="dame hub")  # the engine's own time control
+    for bad, why in [("hub=dame,level=hard", "not level"), ("hub=dame,tt=8", "not tt_mb"), ("hub=", "bad value"),
+                     ("depth=3,dir=/tmp", "dir= goes with hub=")]:
+        with pytest.raises(ValueError, match=why):
+            Player.parse(bad)
+
+
+def test_match_against_our_hub_as_an_outside_engine():
+    hub = Player(hub=f"{sys.executable} -m engine hub --tt-size 1", depth=2, cwd=str(ROOT))
+    match = run_match(AMERICAN, Player(depth=2, tt_mb=1), hub, games=2, seed=4)
+    assert len(match.games) == 2 and match.games[0].opening == match.games[1].opening
+    for g in match.games:
+        game = Game(AMERICAN)
+        for text in g.moves.split():
+            game.play(text)
+        assert game.ply == g.plies and g.reason != "forfeit" and g.b_max_seconds > 0
+        if g.reason != "adjudicated":
+            assert game.outcome.result == g.result
+    # the same engine searching to the same depth: each side wins the pair's games alike
+    assert match.games[0].moves == match.games[1].moves
+    assert match.summary()["pentanomial"] == [0, 0, 1, 0, 0]
+
+
+def test_an_engine_naming_illegal_moves_forfeits(tmp_path):
+    script = tmp_path / "illegal.py"
+    script.write_text("import sys\n"
+                      "for line in sys.stdin:\n"
+                      "    c = line.split()[0] if line.split() else ''\n"
+                      "    out = {'hub': 'param name=variant type=enum values=american\\nwait', 'init': 'ready',\n"
+                      "           'ping': 'pong', 'go': 'done move=1-2'}.get(c)\n"
+                      "    if out: print(out, flush=True)\n")
+    match = run_match(AMERICAN, Player(depth=1, tt_mb=1), Player(hub=f"{sys.executable} {script}"), games=2)
+    assert [g.reason for g in match.games] == ["forfeit", "forfeit"]
+    assert all(g.points == 1.0 and "B forfeits" in g.note and "1-2" in g.note for g in match.games)
+    assert match.summary()["forfeits"] == 2
+
+
+def test_sprt_stops_the_match_at_its_verdict():
+    sprt = Sprt(0, 200, alpha=0.3, beta=0.3)  # wide bounds, so a few pairs decide
+    match = run_match(AMERICAN, Player(depth=7, tt_mb=1), Player(depth=1, tt_mb=1), games=40, seed=2, sprt=sprt)
+    assert match.sprt is not None and match.sprt["verdict"] is not None
+    assert len(match.games) < 40 and len(match.games) % 2 == 0
+    assert match.sprt["pairs"] == len(match.games) // 2
+    assert match.sprt == sprt.status(match.pair_points())
+    # no verdict a pair earlier
+    assert sprt.status(match.pair_points()[:-1])["verdict"] is None
+    assert match.summary()["sprt"]["verdict"] == match.sprt["verdict"]
+
+
+def test_sprt_command_line():
+    out = subprocess.run([sys.executable, "-m", "engine", "match", "--games", "2", "--a", "depth=2,tt=1",
+                          "--b", "depth=1,tt=1", "--sprt", "0,10"], cwd=ROOT, capture_output=True, text=True,
+                         timeout=600)
+    assert out.returncode == 0, out.stderr
+    assert "SPRT elo0=0 elo1=10" in out.stdout and "after 1 pairs" in out.stdout
+    bad = subprocess.run([sys.executable, "-m", "engine", "match", "--sprt", "10,0"], cwd=ROOT, capture_output=True,
+                         text=True, timeout=120)
+    assert bad.returncode != 0 and "elo0 < elo1" in bad.stderr
