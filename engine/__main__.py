@@ -11,6 +11,8 @@
     python -m engine egdb build [--variant V|all] [--pieces N]       (endgame tables, in the user's cache)
     python -m engine egdb probe [--variant V] --fen FEN [--plies-left N] [--json]
     python -m engine egdb info [--json]      |      python -m engine egdb verify [--variant V|all]
+    python -m engine book build --variant american | probe [--moves "11-15 23-19"]   (the opening book)
+    python -m engine timeuse --level hard --moves 200 [--variant V]   (wall time and depth per move)
 """
 
 from __future__ import annotations
@@ -323,6 +325,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--background", action="store_true",
                    help="build: the missing default tables at low priority, ending with the parent process")
     p.set_defaults(func=cmd_egdb)
+    p = sub.add_parser("book", help="the opening book: build it with the search, or probe a position")
+    from .book import add_arguments as add_book_arguments
+
+    add_book_arguments(p)
+    p = sub.add_parser("timeuse", help="time a level's moves in self-play: distribution of wall times and depths")
+    from .timeuse import add_arguments as add_timeuse_arguments
+    from .timeuse import cmd_timeuse
+
+    add_timeuse_arguments(p)
+    p.set_defaults(func=cmd_timeuse)
     return parser
 
 

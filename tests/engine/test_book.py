@@ -1,0 +1,83 @@
+"""The opening book: built by the search, keyed by position (transpositions), legal moves only, and
+never in the way when its file is missing or broken."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from engine import AMERICAN, INTERNATIONAL
+from engine.book import Book, book_move, build, load_book, write
+from engine.game import Game
+
+# Two move orders that reach one position: Black's two moves swapped around White's.
+ORDERS = ("11-15 23-19 9-14", "9-14 23-19 11-15")
+
+
+def play(variant, moves: str) -> Game:
+    game = Game(variant)
+    for text in moves.split():
+        game.play(text)
+    return game
+
+
+@pytest.fixture(scope="module")
+def small_book(tmp_path_factory):
+    """A shallow book of two transposing lines, written and read back as the engine would."""
+    data = build(AMERICAN, depth=4, line_plies=1, lines=ORDERS)
+    path = tmp_path_factory.mktemp("book") / "american.json"
+    write(data, path)
+    return data, load_book(AMERICAN, str(path))
+
+
+def test_build_covers_the_lines_and_is_deterministic(small_book):
+    data, book = small_book
+    assert data == build(AMERICAN, depth=4, line_plies=1, lines=ORDERS)  # the same search, the same book
+    # every position along both lines is in book (or has one legal move)
+    for order in ORDERS:
+        words = order.split()
+        for n in range(len(words) + 1):
+            game = play(AMERICAN, " ".join(words[:n]))
+            assert book.probe(game.position) is not None or len(game.position.legal_moves()) == 1
+    assert len(book) == len(data["positions"]) and book.depth == 4
+
+
+def test_transposed_move_orders_find_one_entry(small_book):
+    _, book = small_book
+    a, b = (play(AMERICAN, order) for order in ORDERS)
+    assert a.position == b.position and a.moves != b.moves
+    assert book.probe(a.position) == book.probe(b.position) is not None
+
+
+def test_book_moves_are_legal_and_levels_choose_among_them(small_book):
+    _, book = small_book
+    game = play(AMERICAN, ORDERS[0])
+    entry = book.probe(game.position)
+    legal = game.position.legal_moves()
+    assert entry.best == entry.good[0] and set(entry.good) <= set(legal)
+    assert book_move(game, False, random.Random(1), book) == (entry.best, entry)
+    picks = {book_move(game, True, random.Random(seed), book)[0] for seed in range(40)}
+    assert picks == set(entry.good)
+    assert book_move(play(AMERICAN, "9-13 22-18"), False, random.Random(1), book) is None  # out of book
+
+
+def test_missing_or_corrupt_books_are_empty(tmp_path, caplog):
+    assert len(load_book(AMERICAN, str(tmp_path / "missing.json"))) == 0
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    assert len(load_book(AMERICAN, str(bad))) == 0
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps({"format": 1, "variant": "international", "positions": {}}))
+    assert len(load_book(AMERICAN, str(other))) == 0
+    assert "no opening book" in caplog.text
+
+
+def test_an_entry_with_illegal_moves_is_skipped(tmp_path, caplog):
+    start = Game(AMERICAN).position
+    book = Book(AMERICAN, {start.fen(): ["22-18", 0, []], play(AMERICAN, "11-15").position.fen(): ["x", 1]})
+    assert book.probe(start) is None  # 22-18 is White's move
+    assert book.probe(play(AMERICAN, "11-15").position) is None
+    assert "unusable" in caplog.text
+    assert book.probe(Game(INTERNATIONAL).position) is None  # another variant
