@@ -7,7 +7,9 @@ computer would play at that level (``engine.search.choose_move``: Hard's 1.5 s s
 and the moves as good as the best, Medium's depth and margin, Easy's random moves), so a match against
 ``--b 'hub=/old/.venv/bin/python /new/tools/hub_level.py --level hard'`` compares the levels exactly as
 players meet them, where ``python -m engine hub`` would only run a plain search for the ``level``'s time.
-The GUI's ``level`` lines are therefore ignored: the level sets its own limits.
+The GUI's ``level`` lines are therefore ignored: the level sets its own limits. ``--movetime S`` gives a
+timed level (Hard) another budget than its 1.5 s, for matches at shorter time controls: the level's
+own logic, scaled.
 
 The ``engine`` imported is the one installed in the Python that runs this file (run from this directory,
 ``python -m`` is not used, so the current directory doesn't matter). It needs an engine with
@@ -19,6 +21,7 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+from dataclasses import replace
 
 from engine.hub import HubEngine, HubError, _pv_moves, format_line, format_move
 from engine.search import LEVELS, choose_move
@@ -56,7 +59,12 @@ def main(argv=None) -> int:
                         help="the variant before any set-param (default international)")
     parser.add_argument("--seed", type=int, default=None, help="random seed of the level's choices")
     parser.add_argument("--tt-size", type=int, default=64, help="transposition table in MB (default 64)")
+    parser.add_argument("--movetime", type=float, default=None, help="a timed level's budget in seconds")
     args = parser.parse_args(argv)
+    if args.movetime is not None:
+        if LEVELS[args.level].movetime is None:
+            parser.error(f"--movetime: the {args.level} level is not timed")
+        LEVELS[args.level] = replace(LEVELS[args.level], movetime=args.movetime)
     engine = LevelHubEngine(args.level, args.seed, variant=args.variant, tt_size_mb=args.tt_size)
     try:
         return engine.run()
