@@ -63,11 +63,12 @@ ROOT_LINES = {AMERICAN.name: AMERICAN_BALLOTS, INTERNATIONAL.name: INTERNATIONAL
 @dataclass(frozen=True)
 class BookEntry:
     """A position's book moves: ``best`` with its ``score`` (centi-men, the mover's view, at the
-    book's depth) and ``good``, the moves within the book's margin of it (``best`` first)."""
+    book's ``depth``) and ``good``, the moves within the book's margin of it (``best`` first)."""
 
     best: Move
     score: int
     good: tuple[Move, ...]
+    depth: int
 
 
 class Book:
@@ -92,7 +93,7 @@ class Book:
             best_text, score, good_texts = raw
             best = position.parse_move(best_text)
             good = [best] + [position.parse_move(t) for t in good_texts if t != best_text]
-            return BookEntry(best, int(score), tuple(dict.fromkeys(good)))
+            return BookEntry(best, int(score), tuple(dict.fromkeys(good)), self.depth)
         except (IllegalMoveError, TypeError, ValueError) as err:
             log.warning("opening book entry for %s is unusable (%s); searching instead", position.fen(), err)
             return None

@@ -75,6 +75,9 @@ class Player:
     names from the table, any of them), each a full weight vector in the order of ``engine._eval.W_*``.
     ``egdb``: use the endgame tables (``engine.egdb``; they must be built: a match never builds them).
 
+    A level plays its opening book unless ``book`` is False; ``movetime`` with a timed level (Hard)
+    replaces its budget, so Hard's own time use can be matched at shorter time controls.
+
     Or an outside engine: ``hub`` is the command line of a program speaking the Hub protocol (see
     ``engine.hubclient``), started in ``cwd`` (default: the current directory); its limits, if any,
     go to it as Hub's ``level`` (``move-time``, ``depth``, ``nodes``)."""
@@ -88,13 +91,15 @@ class Player:
     egdb: bool = False
     hub: str | None = None
     cwd: str | None = None
+    book: bool = True
 
     @classmethod
     def parse(cls, text: str) -> "Player":
         """From ``level=hard``, ``depth=6``, ``movetime=0.1``, ``nodes=20000`` or several joined by
         commas (``depth=8,movetime=0.5``), plus ``tt=MB``, ``weights=FILE``, ``egdb=on``; a bare
-        ``hard`` means ``level=hard``. ``hub=COMMAND`` (no commas in it) with optional limits and
-        ``dir=PATH`` is an outside engine."""
+        ``hard`` means ``level=hard``; ``level=hard,movetime=0.3`` is Hard with a 0.3 s budget,
+        ``book=off`` a level without its book. ``hub=COMMAND`` (no commas in it) with optional limits
+        and ``dir=PATH`` is an outside engine."""
         from .search import LEVELS
 
         fields: dict = {}
@@ -131,16 +136,20 @@ class Player:
                     fields["hub"] = value.strip()
                 elif key == "dir":
                     fields["cwd"] = value.strip()
+                elif key == "book":
+                    fields["book"] = {"on": True, "off": False}[value.strip().lower()]
                 else:
                     raise KeyError
             except KeyError:
+                if key == "book":
+                    raise ValueError(f"bad player {text!r}: book= takes on or off") from None
                 raise ValueError(f"bad player {text!r}: unknown setting {key!r} "
-                                 "(use level=, depth=, movetime=, nodes=, tt=, weights=, egdb=, hub=, dir=)") from None
+                                 "(use level=, depth=, movetime=, nodes=, tt=, weights=, egdb=, book=, hub=, dir=)") from None
             except ValueError:
                 raise ValueError(f"bad player {text!r}: {item!r} has a bad value"
                                  f"{' (levels: ' + ', '.join(LEVELS) + ')' if key == 'level' else ''}") from None
         if "hub" in fields:
-            extra = sorted(set(fields) & {"level", "tt_mb", "weights", "egdb"})
+            extra = sorted(set(fields) & {"level", "tt_mb", "weights", "egdb", "book"})
             if extra:
                 raise ValueError(f"bad player {text!r}: an outside engine (hub=) takes depth=, movetime=, nodes= "
                                  f"and dir= only, not {', '.join(extra)}")
@@ -152,12 +161,19 @@ class Player:
         player = cls(**fields)
         if player.level is None and player.depth is None and player.movetime is None and player.nodes is None:
             raise ValueError(f"bad player {text!r}: give a level or at least one of depth=, movetime=, nodes=")
-        if player.level is not None and (player.depth or player.movetime or player.nodes):
+        if player.level is not None and (player.depth or player.nodes):
             raise ValueError(f"bad player {text!r}: a level sets its own limits; give a level or limits, not both")
+        if player.movetime is not None and player.level is not None and LEVELS[player.level].movetime is None:
+            raise ValueError(f"bad player {text!r}: movetime= goes with a timed level (hard) only")
+        if not player.book and player.level is None:
+            raise ValueError(f"bad player {text!r}: book= goes with a level")
         return player
 
     def __str__(self) -> str:
-        items = [f"{k}={v}" for k, v in asdict(self).items() if v is not None and k != "tt_mb" and v is not False]
+        items = [f"{k}={v}" for k, v in asdict(self).items()
+                 if v is not None and k not in ("tt_mb", "book") and v is not False]
+        if not self.book:
+            items.append("book=off")
         return ",".join(items)
 
 
@@ -276,7 +292,7 @@ def _move(engine, player: Player, game: Game, rng) -> tuple[Move, int | None]:
         reply = engine.play(game, HubLevel(player.movetime, player.depth, player.nodes))
         return reply.move, reply.score
     if player.level is not None:
-        found = choose_move(engine, game, player.level, rng)
+        found = choose_move(engine, game, player.level, rng, use_book=player.book, movetime=player.movetime)
     else:
         found = engine.search(game, Limits(depth=player.depth, movetime=player.movetime, nodes=player.nodes))
     return found.move, None if found.depth == 0 else found.score

@@ -15,7 +15,8 @@ Levels (specification, shared/seeds/000 FAQ "Is there a winning strategy for Che
 ``medium_depth_plies`` (8 plies in American checkers, 6 in International draughts); Hard searches up
 to 1.5 s per move, as deep as that goes.
 Within a level the computer picks at random among the moves that score as well as the best one (or
-within the level's small margin), so it doesn't play the same game every time.
+within the level's small margin), so it doesn't play the same game every time. In the opening it
+plays from the book (``engine.book``): Hard the best move, Easy and Medium one of the good ones.
 """
 
 from __future__ import annotations
@@ -454,9 +455,14 @@ def _level(level: str) -> Level:
 
 
 def choose_move(searcher: Searcher, game: Game, level: str, rng: random.Random, stop: np.ndarray | None = None,
-                on_info: Callable[[Info], None] | None = None) -> SearchResult:
+                on_info: Callable[[Info], None] | None = None, use_book: bool = True,
+                movetime: float | None = None) -> SearchResult:
     """The computer's move at ``level`` (see the module docstring). A random move (Easy) is reported
-    with depth 0 and score 0."""
+    with depth 0 and score 0; an opening-book move (``engine.book``: the best one at Hard, one of the
+    good ones at Easy and Medium) with the book's depth and score and no nodes. ``use_book=False``
+    always searches; ``movetime`` replaces a timed level's budget (matches at other time controls)."""
+    from .book import book_move
+
     lv = _level(level)
     started = time.perf_counter()
     pos = _context(game)[0]
@@ -466,18 +472,20 @@ def choose_move(searcher: Searcher, game: Game, level: str, rng: random.Random, 
     if lv.random_share and rng.random() < lv.random_share:
         move = rng.choice(legal)
         return SearchResult(move, 0, 0, 0, time.perf_counter() - started, (move,))
+    if use_book and len(legal) > 1:
+        found = book_move(game, lv.margin > 0 or lv.random_share > 0, rng)
+        if found is not None:
+            move, entry = found
+            return SearchResult(move, entry.score, entry.depth, 0, time.perf_counter() - started, (move,))
     limits = lv.limits(pos.variant)
-    if limits.movetime is not None:
-        limits = replace(limits, movetime=limits.movetime * _HARD_SEARCH_SHARE)
+    budget = movetime if movetime is not None and limits.movetime is not None else limits.movetime
+    if budget is not None:
+        limits = replace(limits, movetime=budget * _HARD_SEARCH_SHARE)
     result = searcher.search(game, limits, stop, on_info)
-    if len(legal) == 1:
+    if len(legal) == 1 or (stop is not None and stop[0]):
         return result
-    budget = None
-    if lv.movetime is not None:
-        budget = max(0.0, lv.movetime - (time.perf_counter() - started))
-    if stop is not None and stop[0]:
-        return result
-    candidates = searcher.equal_moves(game, result, lv.margin, budget, stop)
+    left = None if budget is None else max(0.0, budget - (time.perf_counter() - started))
+    candidates = searcher.equal_moves(game, result, lv.margin, left, stop)
     move = rng.choice(candidates)
     if move == result.move:
         return replace(result, seconds=time.perf_counter() - started)

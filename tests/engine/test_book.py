@@ -3,14 +3,19 @@ never in the way when its file is missing or broken."""
 
 from __future__ import annotations
 
+import fnmatch
 import json
 import random
+import tomllib
+from pathlib import Path
 
 import pytest
 
-from engine import AMERICAN, INTERNATIONAL
-from engine.book import Book, book_move, build, load_book, write
+from engine import AMERICAN, INTERNATIONAL, Position
+from engine.book import Book, book_move, book_path, build, load_book, write
 from engine.game import Game
+from engine.openings import AMERICAN_BALLOTS
+from engine.search import Searcher, choose_move
 
 # Two move orders that reach one position: Black's two moves swapped around White's.
 ORDERS = ("11-15 23-19 9-14", "9-14 23-19 11-15")
@@ -81,3 +86,71 @@ def test_an_entry_with_illegal_moves_is_skipped(tmp_path, caplog):
     assert book.probe(play(AMERICAN, "11-15").position) is None
     assert "unusable" in caplog.text
     assert book.probe(Game(INTERNATIONAL).position) is None  # another variant
+
+
+@pytest.fixture(scope="module")
+def searcher():
+    s = Searcher(tt_size_mb=1)
+    s.warm_up()
+    return s
+
+
+def test_levels_play_from_the_book(small_book, searcher, monkeypatch):
+    _, book = small_book
+    monkeypatch.setattr("engine.book.load_book", lambda variant, path=None: book)
+    game = play(AMERICAN, ORDERS[0])
+    entry = book.probe(game.position)
+    hard = choose_move(searcher, game, "hard", random.Random(1))
+    assert hard.move == entry.best and hard.nodes == 0 and hard.depth == 4 and hard.score == entry.score
+    medium = {choose_move(searcher, game, "medium", random.Random(seed)).move for seed in range(30)}
+    assert medium == set(entry.good)
+    searched = choose_move(searcher, game, "medium", random.Random(1), use_book=False)
+    assert searched.nodes > 0 and searched.depth == AMERICAN.medium_depth_plies
+    out_of_book = choose_move(searcher, play(AMERICAN, "9-13 22-18"), "medium", random.Random(1))
+    assert out_of_book.nodes > 0
+
+
+def test_a_broken_book_file_never_stops_the_computer(tmp_path, searcher, monkeypatch):
+    bad = tmp_path / "american.json"
+    bad.write_bytes(b"\x00\xff garbage")
+    broken = load_book(AMERICAN, str(bad))
+    monkeypatch.setattr("engine.book.load_book", lambda variant, path=None: broken)
+    game = play(AMERICAN, ORDERS[0])
+    result = choose_move(searcher, game, "medium", random.Random(1))
+    assert result.move in game.position.legal_moves() and result.nodes > 0
+
+
+# The books shipped with the engine (engine/books/*.json) and the openings each must cover.
+SHIPPED = [(AMERICAN, AMERICAN_BALLOTS)]
+
+
+@pytest.mark.parametrize("variant, lines", SHIPPED, ids=lambda v: getattr(v, "name", ""))
+def test_the_shipped_books(variant, lines):
+    """Every entry is legal in its position, every opening (each prefix too) is in book, and so is
+    the position after each opening's first best reply."""
+    data = json.loads(book_path(variant).read_text(encoding="utf-8"))
+    book = load_book(variant)
+    assert len(book) == len(data["positions"]) > len(lines) and book.depth == data["depth"]
+    for fen in data["positions"]:
+        position = Position.from_fen(variant, fen)
+        entry = book.probe(position)
+        assert entry is not None, fen
+        assert set(entry.good) <= set(position.legal_moves()) and entry.best == entry.good[0]
+    for line in lines:
+        words = line.split()
+        game = Game(variant)
+        for n in range(len(words) + 2):
+            entry = book.probe(game.position)
+            assert entry is not None or len(game.position.legal_moves()) == 1, (line, n)
+            game.play(words[n] if n < len(words) else (entry.best if entry else game.position.legal_moves()[0]))
+
+
+def test_the_books_are_package_data():
+    """pyproject's package data takes every book file, so an installed engine has its books."""
+    root = Path(__file__).resolve().parents[2]
+    globs = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["engine"]
+    files = sorted((root / "engine" / "books").iterdir())
+    assert [f.name for f in files] == sorted(f"{v.name}.json" for v, _ in SHIPPED)
+    for f in files:
+        assert any(fnmatch.fnmatch(f"books/{f.name}", g) for g in globs), f
+    assert book_path(AMERICAN) == root / "engine" / "books" / "american.json"

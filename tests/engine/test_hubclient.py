@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from engine import AMERICAN, INTERNATIONAL
+from engine.book import load_book
 from engine.game import Game
 from engine.hubclient import HubClient, HubEngineError, HubLevel
 from engine.position import IllegalMoveError
@@ -117,11 +118,15 @@ def test_level_lines():
 
 
 def test_a_computer_level_as_an_outside_engine():
-    """tools/hub_level.py: the game's computer level (here Medium) behind the Hub protocol."""
+    """tools/hub_level.py: the game's computer level (here Medium) behind the Hub protocol, out of
+    its opening book."""
     game = Game(AMERICAN)
+    for move in "9-13 22-18 13-17 21-14 10-17".split():  # a line far from the book's
+        game.play(move)
     with HubClient(f"{sys.executable} {ROOT / 'tools' / 'hub_level.py'} --level medium --tt-size 1", AMERICAN) as client:
         client.new_game()
         for _ in range(4):
+            assert load_book(AMERICAN).probe(game.position) is None
             reply = client.play(game, HubLevel(movetime=5.0))  # ignored: Medium searches 8 plies
             assert reply.move in game.position.legal_moves() and reply.depth == 8
             game.play(reply.move)

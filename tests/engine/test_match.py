@@ -164,6 +164,14 @@ def test_a_match_from_endings_through_the_command_line():
     first, second = data["game_list"]
     assert first["opening"] == second["opening"] and ":" in first["opening"]  # one FEN, colours swapped
     assert first["a_first"] != second["a_first"]
+def test_level_settings():
+    assert Player.parse("level=hard,movetime=0.3") == Player(level="hard", movetime=0.3)
+    assert Player.parse("hard,book=off") == Player(level="hard", book=False)
+    assert str(Player.parse("hard,book=off")) == "level=hard,book=off"
+    for bad, why in [("level=medium,movetime=1", "timed level"), ("depth=3,book=off", "goes with a level"),
+                     ("hard,book=maybe", "on or off"), ("hard,depth=3", "not both")]:
+        with pytest.raises(ValueError, match=why):
+            Player.parse(bad)
 
 
 def test_outside_engine_settings():

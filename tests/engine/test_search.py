@@ -303,7 +303,7 @@ def test_easy_random_share(searcher):
             continue
         best = searcher.search(_game(pos), Limits(depth=2))
         equal = set(searcher.equal_moves(_game(pos), best, LEVELS["easy"].margin))
-        move = choose_move(searcher, _game(pos), "easy", rng).move
+        move = choose_move(searcher, _game(pos), "easy", rng, use_book=False).move
         differ += move not in equal
         total += 1
     assert 0.25 * total <= differ <= 0.55 * total, differ
@@ -312,14 +312,14 @@ def test_easy_random_share(searcher):
 @pytest.mark.parametrize("variant,depth", [(AMERICAN, 8), (INTERNATIONAL, 6)])
 def test_medium_depth(searcher, variant, depth):
     pos = _random_position(variant, random.Random(3), 12)
-    result = choose_move(searcher, _game(pos), "medium", random.Random(1))
+    result = choose_move(searcher, _game(pos), "medium", random.Random(1), use_book=False)
     assert result.depth == depth and result.move in pos.legal_moves()
 
 
 def test_hard_searches_deeper_than_medium(searcher):
     pos = Position.initial(AMERICAN)
-    result = choose_move(searcher, _game(pos), "hard", random.Random(1))
-    assert result.move in pos.legal_moves() and result.depth > 8
+    result = choose_move(searcher, _game(pos), "hard", random.Random(1), use_book=False)
+    assert result.move in pos.legal_moves() and result.depth > 8 and result.nodes > 0
 
 
 def test_levels_vary_among_equal_moves(searcher):
@@ -333,10 +333,10 @@ def test_levels_vary_among_equal_moves(searcher):
     seen = set()
     for _ in range(12):
         searcher.new_game()
-        seen.add(choose_move(searcher, _game(pos), "medium", rng).move)
+        seen.add(choose_move(searcher, _game(pos), "medium", rng, use_book=False).move)
     assert seen <= equal
     assert len(seen) > 1 or len(equal) == 1
-    easy = {choose_move(searcher, Game(AMERICAN), "easy", rng).move for _ in range(40)}
+    easy = {choose_move(searcher, Game(AMERICAN), "easy", rng, use_book=False).move for _ in range(40)}
     assert len(easy) >= 3
 
 
