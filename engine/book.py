@@ -9,18 +9,23 @@ the 157 in play, each prefix too, so a game from the start is in book for its fi
 each ballot's position the line both sides' best moves make for ``line_plies`` more plies.
 International draughts: no ballots, so the 385 varied four-ply openings of ``engine.openings`` (both
 sides' first two moves, every first move among them) and their best lines the same way.
+Both: the games the computer plays from the start, for its first moves: for the first ``tree_plies``
+plies, every position where a side that plays the book's best moves is to move, whatever the other
+side answered (the book's move at the start, every answer to it, the book's move in each of those...,
+and the same with the computer moving second).
 
 How. Each position is searched to a fixed ``depth`` with :meth:`Searcher.search`, then
 :meth:`Searcher.equal_moves` finds the moves scoring within ``margin`` centi-men of the best. The
 entry keeps the best move, its score and those good moves. Positions are keyed by FEN, so a book move
 is found whatever the order of the moves that led to the position (transpositions). A position with one
-legal move gets no entry. The build is deterministic: the lines are walked in a fixed order, each with
-a fresh transposition table, one thread; the same engine makes the same file.
+legal move gets no entry. The build is deterministic: the lines and the tree are walked in a fixed
+order, each line (and each side's tree) with a fresh transposition table, one thread, no clock; the
+same engine makes the same file.
 
 Use (``engine.search.choose_move``): Hard plays the best move; Easy and Medium pick at random among
 the good moves, so their games vary.
 
-The file is JSON, ``{"format": 1, "variant", "depth", "margin", "line_plies", "made_with",
+The file is JSON, ``{"format": 1, "variant", "depth", "margin", "line_plies", "tree_plies", "made_with",
 "positions": {FEN: [best move, score, [good moves]]}}``, shipped as package data (``engine/books``,
 listed in pyproject) so an installed engine finds it. A missing or unreadable book, or an entry whose
 moves aren't legal in its position, is logged and ignored: the engine then searches as usual.
@@ -55,6 +60,7 @@ BOOK_DIR = "books"  # inside the engine package
 # (plies), and the margin of a good move (centi-men).
 DEPTH = {AMERICAN.name: 15, INTERNATIONAL.name: 11}
 LINE_PLIES = {AMERICAN.name: 2, INTERNATIONAL.name: 2}
+TREE_PLIES = 5
 MARGIN = 10
 TT_MB = 128
 ROOT_LINES = {AMERICAN.name: AMERICAN_BALLOTS, INTERNATIONAL.name: INTERNATIONAL_OPENINGS}
@@ -137,7 +143,7 @@ def book_move(game, varied: bool, rng: random.Random, book: Book | None = None) 
 
 
 def build(variant: Variant, depth: int | None = None, line_plies: int | None = None, margin: int = MARGIN,
-          progress=None, lines: tuple[str, ...] | None = None) -> dict:
+          progress=None, lines: tuple[str, ...] | None = None, tree_plies: int = TREE_PLIES) -> dict:
     """Search every position the book covers (see the module doc) and return the book's data.
     ``lines`` replaces the variant's opening lines (the ballots or the 10x10 openings)."""
     from .search import Limits, Searcher
@@ -180,9 +186,26 @@ def build(variant: Variant, depth: int | None = None, line_plies: int | None = N
             if move is None:
                 break
             game.play(move)
+
+    def tree(game: Game, book_side: int) -> None:
+        """The book's move where ``book_side`` (0 or 1: who moves first or second) is to move, every
+        answer where the other side is, to ``tree_plies`` plies."""
+        if game.ply >= tree_plies or game.is_over:
+            return
+        moves = game.position.legal_moves() if game.ply % 2 != book_side else [enter(game)]
+        for move in moves:
+            if move is not None:
+                game.play(move)
+                tree(game, book_side)
+                game.undo()
+
+    for book_side in (0, 1):
+        searcher.new_game()
+        tree(Game(variant), book_side)
     return {"format": FORMAT, "variant": variant.name, "depth": depth, "margin": margin, "line_plies": line_plies,
+            "tree_plies": tree_plies,
             "made_with": f"python -m engine book build --variant {variant.name} --depth {depth} "
-                         f"--line-plies {line_plies}",
+                         f"--line-plies {line_plies} --tree-plies {tree_plies} --margin {margin}",
             "positions": dict(sorted(positions.items()))}
 
 
@@ -205,6 +228,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     b.add_argument("--variant", type=variant_named, required=True, help="american or international")
     b.add_argument("--depth", type=int, default=None, help=f"search depth (default {DEPTH})")
     b.add_argument("--line-plies", type=int, default=None, help=f"best line after each opening (default {LINE_PLIES})")
+    b.add_argument("--tree-plies", type=int, default=TREE_PLIES,
+                   help=f"every answer to the book's moves for this many plies from the start (default {TREE_PLIES})")
     b.add_argument("--margin", type=int, default=MARGIN, help=f"good moves: within this of the best (default {MARGIN})")
     b.add_argument("--out", type=Path, default=None, help="the file to write (default: the engine's own book)")
     b.set_defaults(func=cmd_build)
@@ -224,7 +249,7 @@ def cmd_build(args) -> int:
             print(f"{count} positions in {seconds:.0f} s", file=sys.stderr, flush=True)
 
     started = time.perf_counter()
-    data = build(args.variant, args.depth, args.line_plies, args.margin, progress)
+    data = build(args.variant, args.depth, args.line_plies, args.margin, progress, tree_plies=args.tree_plies)
     write(data, out)
     print(f"{len(data['positions'])} positions, depth {data['depth']}, {out.stat().st_size:,} bytes, "
           f"{time.perf_counter() - started:.0f} s -> {out}")

@@ -31,7 +31,7 @@ def play(variant, moves: str) -> Game:
 @pytest.fixture(scope="module")
 def small_book(tmp_path_factory):
     """A shallow book of two transposing lines, written and read back as the engine would."""
-    data = build(AMERICAN, depth=4, line_plies=1, lines=ORDERS)
+    data = build(AMERICAN, depth=4, line_plies=1, lines=ORDERS, tree_plies=0)
     path = tmp_path_factory.mktemp("book") / "american.json"
     write(data, path)
     return data, load_book(AMERICAN, str(path))
@@ -39,7 +39,7 @@ def small_book(tmp_path_factory):
 
 def test_build_covers_the_lines_and_is_deterministic(small_book):
     data, book = small_book
-    assert data == build(AMERICAN, depth=4, line_plies=1, lines=ORDERS)  # the same search, the same book
+    assert data == build(AMERICAN, depth=4, line_plies=1, lines=ORDERS, tree_plies=0)  # the same search, the same book
     # every position along both lines is in book (or has one legal move)
     for order in ORDERS:
         words = order.split()
@@ -47,6 +47,34 @@ def test_build_covers_the_lines_and_is_deterministic(small_book):
             game = play(AMERICAN, " ".join(words[:n]))
             assert book.probe(game.position) is not None or len(game.position.legal_moves()) == 1
     assert len(book) == len(data["positions"]) and book.depth == 4
+
+
+def test_games_from_the_start_stay_in_book_whatever_the_answers():
+    """The tree: for its plies, the book has a move wherever a side that plays the book's best moves
+    is to move, whatever the other side played (no opening lines here, only the tree)."""
+    data = build(INTERNATIONAL, depth=3, line_plies=0, lines=(), tree_plies=4)
+    book = Book(INTERNATIONAL, data["positions"], data["depth"])
+    reached = 0
+
+    def walk(game: Game, book_side: int) -> None:
+        nonlocal reached
+        if game.ply >= 4:
+            return
+        legal = game.position.legal_moves()
+        if game.ply % 2 == book_side:
+            entry = book.probe(game.position)
+            assert entry is not None or len(legal) == 1, game.moves
+            legal = [entry.best if entry else legal[0]]
+            reached += 1
+        for move in legal:
+            game.play(move)
+            walk(game, book_side)
+            game.undo()
+
+    walk(Game(INTERNATIONAL), 0)
+    walk(Game(INTERNATIONAL), 1)
+    assert reached >= 1 + 9 + 9  # the start, each first move, each answer to the book's first move
+    assert len(book) <= reached and data["tree_plies"] == 4 and "--tree-plies 4" in data["made_with"]
 
 
 def test_transposed_move_orders_find_one_entry(small_book):
