@@ -34,8 +34,8 @@ from game.settings import AnimationSpeed, View
 
 if TYPE_CHECKING:
     from engine import Position, Variant
-    from game.controller import Played
     from game.intents import Intent
+    from game.phases import Played
     from game.render import Camera, CameraMove, MoveAnimation, RenderState
     from game.render.scene import BoardRenderer
 

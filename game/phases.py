@@ -70,6 +70,7 @@ from typing import TYPE_CHECKING, ClassVar
 from engine import Color
 
 if TYPE_CHECKING:  # engine.game loads with the first game: the mode screen needs no numba
+    from engine import Move, Position
     from engine.game import Game
     from game.editor import Setup, Tool
     from game.files import Listing
@@ -336,3 +337,11 @@ class ReadingHelp:
 
 Phase = (ChoosingMode | Resuming | TurnPhase | ConfirmingResign | ConfirmingNewGame | ReadingHelp | RoomScreen
          | Reviewing | Editing | Browsing)
+
+
+@dataclass(frozen=True)
+class Played:
+    """A move just played, for the animation: ``move.path`` is the route actually taken."""
+
+    move: Move
+    before: Position

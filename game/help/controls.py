@@ -1,5 +1,5 @@
 """The Controls page and the keys of the "?" overlay, as the game behaves (``game/input.py``,
-``game/controller.py``, the panel in ``game/ui``), not as a web page would."""
+``game/controller.py`` and ``game/hand.py``, the panel in ``game/ui``), not as a web page would."""
 
 from __future__ import annotations
 

@@ -20,7 +20,7 @@ def _pixels(app) -> np.ndarray:
 
 
 def test_still_frames_draw_nothing_and_partial_frames_match_a_full_redraw(open_app):
-    from game import controller as ctl
+    from game import intents as ctl
 
     app = open_app((1000, 700), until=lambda app: app.is_ready and app.renderer is not None)
     app.dispatch(ctl.StartGame(None))

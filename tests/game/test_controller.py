@@ -10,7 +10,8 @@ from support import position, sq
 
 from engine import AMERICAN, INTERNATIONAL, Color
 from engine.game import Game, Reason
-from game.controller import MUST_CAPTURE, WHEN_YOU_CAN_CAPTURE, Controller
+from game.controller import Controller
+from game.hand import WHEN_YOU_CAN_CAPTURE
 from game.intents import (
     AcceptDraw,
     Cancel,
@@ -52,6 +53,7 @@ from game.phases import (
     Screen,
 )
 from game.settings import Notation, View
+from game.status_text import MUST_CAPTURE
 
 
 def press(c: Controller, *names: str) -> None:

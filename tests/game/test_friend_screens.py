@@ -28,6 +28,7 @@ from game.phases import (
     Room,
     WaitingForFriend,
 )
+from game.saved_game import game_from_dict
 from game.ui import Interface
 from game.ui.online_screen import break_anywhere
 
@@ -166,7 +167,7 @@ def test_the_result_card_of_a_friends_game_offers_the_rematch():
 
 
 def test_saved_friends_games_are_read_back_and_checked():
-    read = Controller._game_from_dict
+    read = game_from_dict
     game = Game(AMERICAN).to_dict()
     _, mode, _ = read({"mode": {"level": None, "human": "white", "room": {"link": LINK, "seat": "s", "hosted": True}},
                        "game": game})

@@ -302,7 +302,7 @@ def test_every_key_the_input_layer_reads_is_on_the_controls_page():
 
 
 def test_every_button_and_message_the_pages_quote_is_in_the_game():
-    sources = "".join(p.read_text(encoding="utf-8") for p in [ROOT / "game" / "controller.py",
+    sources = "".join(p.read_text(encoding="utf-8") for p in [*sorted((ROOT / "game").glob("*.py")),
                                                                *sorted((ROOT / "game" / "ui").glob("*.py"))])
     literals = set(re.findall(r'"([^"\n]+)"', sources))
     quoted = set()

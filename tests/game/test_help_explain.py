@@ -12,7 +12,8 @@ import pytest
 
 from engine import AMERICAN, INTERNATIONAL, Color, Position, Variant, coords_square, parse_square, square_coords
 from engine.game import Game
-from game.controller import WHEN_YOU_CAN_CAPTURE, Controller
+from game.controller import Controller
+from game.hand import WHEN_YOU_CAN_CAPTURE
 from game.help import explain_refusal, rules_page
 from game.help.explain import MESSAGES, _Board
 from game.help.model import board_fen

@@ -13,7 +13,8 @@ from support import position, sq
 
 from engine import AMERICAN, INTERNATIONAL, Color, square_coords
 from game import intents as it
-from game.controller import WHEN_YOU_CAN_CAPTURE, Controller
+from game.controller import Controller
+from game.hand import WHEN_YOU_CAN_CAPTURE
 from game.help import KEYS, Style, controls_page, rules_page
 from game.input import WHEEL_PIXELS, Input, Scroll
 from game.phases import ConfirmingResign, HelpPage, HumanToMove, OpponentToMove, ReadingHelp, Screen
