@@ -11,6 +11,7 @@ from game import intents as it
 from game.editor import Tool
 from game.phases import Editing, Level
 
+from . import game_panel
 from . import theme as th
 from .column import Section
 from .study import LEAVING, LEVEL_TITLES
@@ -25,7 +26,7 @@ TOOL_KEYS = {Tool.BLACK_MAN: "1", Tool.BLACK_KING: "2", Tool.WHITE_MAN: "3", Too
 
 def sections(ui: Interface, c: Controller, editing: Editing) -> tuple[list[Section], list[list[Section]]]:
     head = [Section("title", partial(_title, ui, editing))]
-    first = [Section("table", partial(ui._table, c, None, _table_w(ui, c))),
+    first = [Section("table", partial(game_panel.table, ui, c, None, _table_w(ui, c))),
              Section("tools", partial(_tools, ui, editing)),
              Section("turn", partial(_turn, ui, editing)),
              Section("board", partial(_board, ui))]

@@ -20,6 +20,7 @@ from engine import variant_named
 from game import intents as it
 from game.phases import EnteringLink, EnteringServer, EnteringText, GameOver, JoiningRoom, RoomPhase, WaitingForFriend
 
+from . import mode_screen
 from . import theme as th
 from .column import Section
 
@@ -112,7 +113,7 @@ def server_label(c: Controller) -> str:
 
 def room_sections(ui: Interface, c: Controller, p: RoomPhase) -> tuple[list[Section], list[list[Section]]]:
     """The panel beside the room card: what happens next, and the way back."""
-    head = [Section("title", ui._mode_title)]
+    head = [Section("title", partial(mode_screen.title, ui))]
     return head, [[Section("room-info", partial(_room_info, ui, p)), Section("room-cancel", partial(_room_cancel, ui, p))]]
 
 
