@@ -181,7 +181,8 @@ def bench_memory(size: tuple[int, int], as_json: bool = False, plies: int = 20, 
     """Open the game (settings and saves in a fresh temporary folder, so none are read) and measure the
     memory of its processes (the game, the engine's worker, multiprocessing's resource tracker) at the
     mode screen once everything has loaded, after ``plies`` plies of an American game against Hard
-    (the player's moves random, seeded), and after as many of an International game. ``trace``: also
+    (the player's moves random, seeded), after as many of an International game, and after as many of
+    an American ending, where the search probes the endgame tables (when they are built). ``trace``: also
     the game process's largest Python allocations (tracemalloc, from the start; it costs memory and
     time itself, so the totals are higher)."""
     import os
@@ -214,6 +215,10 @@ def bench_memory(size: tuple[int, int], as_json: bool = False, plies: int = 20, 
         for site in row.get("python", ()):
             print(f"  python {site['mib']:7.2f} MiB {site['blocks']:7d} blocks  {site['where']}")
     return 0
+
+
+# 7 pieces, level: the search reaches the 5-piece endgame tables after one or two exchanges
+_MEMORY_ENDING = "W:W18,22,27,K31:B6,10,K13"
 
 
 def _memory_scenario(size: tuple[int, int], plies: int, trace: bool, seed: int) -> list[dict]:
@@ -258,15 +263,19 @@ def _memory_scenario(size: tuple[int, int], plies: int, trace: bool, seed: int) 
         frames_until(settled, "the engine and the board")
         idle(120)
         rows.append(_measure("mode screen, loaded", app, trace))
-        for variant in ("american", "international"):
+        for variant in ("american", "international", "ending"):
             if c.in_game is not None and not c.in_game.game.is_over:
                 app.dispatch(it.Resign())  # ends the game before the next (a game left is asked about)
                 app.dispatch(it.ConfirmResign())
-            app.dispatch(it.ChangeMode())
-            app.dispatch(it.ChooseRules(variant))
-            app.dispatch(it.StartGame(Level.HARD))
+            if variant == "ending":  # an American ending the search meets the endgame tables in
+                app.dispatch(it.Pasted(_MEMORY_ENDING))
+                app.dispatch(it.PlayFromHere(Level.HARD))
+            else:
+                app.dispatch(it.ChangeMode())
+                app.dispatch(it.ChooseRules(variant))
+                app.dispatch(it.StartGame(Level.HARD))
             game = c.game
-            if c.in_game is None or game is None or game.variant.name != variant or game.moves:
+            if c.in_game is None or game is None or game.moves:
                 raise SystemExit(f"--bench-memory: the {variant} game did not start")
             while len(game.moves) < plies and not game.is_over:
                 frames_until(functools.partial(game_waits, game), "the computer's move")
@@ -274,7 +283,8 @@ def _memory_scenario(size: tuple[int, int], plies: int, trace: bool, seed: int) 
                     app.dispatch(it.PlayMoveFromList(rng.choice(c.legal_moves())))
             frames_until(settled, "the board")
             idle(60)
-            rows.append(_measure(f"{variant} game, {len(game.moves)} plies against Hard", app, trace))
+            label = "American ending (7 pieces)" if variant == "ending" else f"{variant} game"
+            rows.append(_measure(f"{label}, {len(game.moves)} plies against Hard", app, trace))
     finally:
         app.close()
     return rows
