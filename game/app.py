@@ -14,8 +14,8 @@ the interface and the controller load without it (``engine`` and ``game.render``
 first use), the loader thread imports it and loads the kernels, and the 3D board (the chosen rules'
 start position on the mode screen) appears as soon as they are ready.
 
-A friend's rooms (``game.friend_opponent``) are opened from the controller once the rules engine is
-ready; a link given on the command line joins its room then.
+A friend's rooms (``game.rooms``) are opened from the controller once the rules engine is ready (what
+friend play needs loads with the first room); a link given on the command line joins its room then.
 
 The loop runs at 60 frames a second and never waits: input -> controller -> (worker replies) ->
 sounds, animation, camera -> draw what changed -> flip. A software renderer (Mesa llvmpipe) pays for
@@ -254,7 +254,7 @@ class App:
             if isinstance(c.phase, Resuming):
                 c.handle(ChangeMode())  # nothing to resume with: the mode screen, which says why
         elif self.loader.kernels.is_set():
-            from game.friend_opponent import Rooms  # it replays games: it loads once the rules engine has
+            from game.rooms import Rooms  # friend play replays games: it is offered once the rules engine is ready
 
             self._restored = True
             c.rooms = Rooms(listen=self._room_host)

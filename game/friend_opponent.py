@@ -1,27 +1,22 @@
-"""A friend on another machine as the controller's opponent (``game.opponent``), and where their rooms
-are opened.
+"""A friend on another machine as the controller's opponent (``game.opponent``).
 
-:class:`Rooms` opens a room (or joins one, or returns to a seat) on the room server named in Settings,
-or, when none is, on the game's own server: an ``EmbeddedServer`` on a background thread, started for
-the first room and stopped when no room of this program needs it. Each room is a
-:class:`FriendOpponent`: the room's ``FriendGame`` (``game.online.session``) adapted to the
-:class:`~game.opponent.Opponent` protocol. The friend's moves come as :class:`~game.opponent.OpponentMove`,
-the friend's acceptance of the player's draw offer as ``DrawAnswer(True)`` (a move instead of an
-answer declines it); the rest of the room's news (its link, a game started, the friend resigned, the
-connections, a rematch asked for) comes as the session's own events. The player's moves and actions
-are told to the room with :meth:`FriendOpponent.played` and its siblings, and the server checks each.
+``game.rooms.Rooms`` opens the rooms; each room is a :class:`FriendOpponent`: the room's ``FriendGame``
+(``game.online.session``) adapted to the :class:`~game.opponent.Opponent` protocol. The friend's
+moves come as :class:`~game.opponent.OpponentMove`, the friend's acceptance of the player's draw
+offer as ``DrawAnswer(True)`` (a move instead of an answer declines it); the rest of the room's news
+(its link, a game started, the friend resigned, the connections, a rematch asked for) comes as the
+session's own events. The player's moves and actions are told to the room with
+:meth:`FriendOpponent.played` and its siblings, and the server checks each.
 
-This module loads the rules engine (the session replays the server's games): the controller imports
-it only once a friend's game is asked for.
+This module loads the rules engine (the session replays the server's games) and the WebSocket client:
+it is imported only once a friend's game is asked for.
 """
 
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from game.online.protocol import DEFAULT_PORT, Link, ServerAddress, parse_link, parse_server_address
-from game.online.server import EmbeddedServer
 from game.online.session import (
     ConnectionChanged,
     DrawAgreed,
@@ -48,7 +43,7 @@ RoomNews = RoomOpened | GameStarted | FriendResigned | Resynced | Refused | Frie
 FriendReply = Reply | RoomNews
 
 __all__ = ["ConnectionChanged", "FriendOpponent", "FriendPresence", "FriendReply", "FriendResigned", "GameStarted",
-           "RematchAsked", "Refused", "Resynced", "RoomNews", "RoomOpened", "Rooms"]
+           "RematchAsked", "Refused", "Resynced", "RoomNews", "RoomOpened"]
 
 
 class FriendOpponent:
@@ -141,75 +136,3 @@ class FriendOpponent:
         if self._down_since is None or self.connection == "connecting":
             return None
         return (time.monotonic() if now is None else now) - self._down_since
-
-
-class Rooms:
-    """Opens friends' rooms: on the server given (``server``, as Settings has it), or on the game's own
-    server when none is. The own server listens on ``listen`` (every interface, so a friend on the
-    network reaches it) at ``port``, or any free port when that one is taken; ``client_options`` go to
-    each room's client (reconnection timings, for tests)."""
-
-    def __init__(self, *, listen: str = "0.0.0.0", port: int = DEFAULT_PORT, advertise: str | None = None,
-                 client_options: dict[str, Any] | None = None):
-        self.listen, self.port, self.advertise = listen, port, advertise
-        self.client_options = dict(client_options or {})
-        self.embedded: EmbeddedServer | None = None
-
-    @property
-    def is_hosting(self) -> bool:
-        """Whether the game's own room server is running (its rooms are alive)."""
-        return self.embedded is not None
-
-    def create(self, variant: str, server: str = "") -> FriendOpponent:
-        """A new room with these rules; the player moves first. ``InvalidLinkError`` for a bad server
-        address, ``OSError`` when the own server can't listen."""
-        if server.strip():
-            address = parse_server_address(server)
-            session = FriendGame.create(address, variant, **self.client_options)
-            return FriendOpponent(session, reach=address.url.rstrip("/"), this_network=False, hosted=False)
-        own = self._host()
-        assert own.address is not None
-        session = FriendGame.create(self._local_url(own), variant, **self.client_options)
-        return FriendOpponent(session, reach=f"{own.address.host}:{own.address.port}", this_network=True, hosted=True)
-
-    def join(self, link: str) -> FriendOpponent:
-        """Take the free seat of the room ``link`` names (``InvalidLinkError`` quotes a bad one)."""
-        parsed = parse_link(link)
-        session = FriendGame.join(parsed, **self.client_options)
-        return FriendOpponent(session, reach=parsed.server.url.rstrip("/"), this_network=False, hosted=False)
-
-    def resume(self, room: Room) -> FriendOpponent:
-        """Return to the player's seat in ``room`` (a room of the own server only while it runs)."""
-        parsed = parse_link(room.link)
-        if room.hosted and self.embedded is not None:
-            local = Link(parse_server_address(self._local_url(self.embedded)), parsed.room)
-            session = FriendGame.resume(local, room.secret, **self.client_options)
-        else:
-            session = FriendGame.resume(parsed, room.secret, **self.client_options)
-        return FriendOpponent(session, reach=parsed.server.url.rstrip("/"), this_network=room.hosted, hosted=room.hosted)
-
-    def stop_hosting(self) -> None:
-        """Stop the game's own room server (its rooms end with it)."""
-        if self.embedded is not None:
-            self.embedded.stop()
-            self.embedded = None
-
-    def close(self) -> None:
-        self.stop_hosting()
-
-    def _host(self) -> EmbeddedServer:
-        if self.embedded is None:
-            try:
-                server = EmbeddedServer(self.listen, self.port, advertise=self.advertise)
-                server.start()
-            except OSError:  # the usual port is taken (another game hosting on this machine): any free one
-                server = EmbeddedServer(self.listen, 0, advertise=self.advertise)
-                server.start()
-            self.embedded = server
-        return self.embedded
-
-    def _local_url(self, server: EmbeddedServer) -> str:
-        """How this program reaches its own server: through loopback when it listens there."""
-        assert server.address is not None
-        host = "127.0.0.1" if self.listen in ("", "0.0.0.0") else self.listen
-        return ServerAddress(host, server.address.port).url

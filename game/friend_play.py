@@ -2,7 +2,7 @@
 on against the computer when the friend is gone.
 
 A friend on another machine is an opponent (``game.friend_opponent``, opened by
-:class:`~game.friend_opponent.Rooms`): the player's moves, draw acceptances and resignations are
+:class:`~game.rooms.Rooms`): the player's moves, draw acceptances and resignations are
 told to the friend's room, whose server checks them; the friend's arrive like the computer's. Against
 a friend there is no undo; after the game "Rematch (swap sides)" replaces "Play again"; when the
 friend has been gone for ``friend_away_limit_s`` (or the room can't be reached as long), "Continue

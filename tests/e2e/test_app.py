@@ -1,11 +1,17 @@
 """The window's own behaviour (a real window under Xvfb, in this process): the view buttons bring the
 camera back, closing puts the window away before anything else, and a saved game opens on the game
-screen."""
+screen; and (in a fresh process) the mode screen carries nothing of friend play."""
 
 from __future__ import annotations
 
 import math
+import os
+import subprocess
+import sys
 import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def close_to(a, b) -> bool:
@@ -80,3 +86,33 @@ def test_a_saved_game_opens_on_the_game_screen_from_the_first_frame(open_app, tm
     assert isinstance(app.controller.phase, HumanToMove) and app.controller.game.moves == game.moves
     app.step()
     assert app._state is not None and app._state.position == game.position, "the board shows the game"
+
+
+MODE_SCREEN = """
+import sys, time
+from game.app import App
+from game.phases import Screen
+
+app = App((1000, 700))
+deadline = time.monotonic() + 300
+while not (app.is_ready and app.renderer is not None and app.controller.rooms is not None):
+    assert time.monotonic() < deadline, "the engine never became ready"
+    app.step()
+for _ in range(30):
+    app.step()
+assert app.controller.screen is Screen.MODE
+print(sorted(m for m in ("websockets", "sqlite3") if m in sys.modules))
+app.close()
+"""
+
+
+def test_the_window_on_the_mode_screen_has_loaded_nothing_of_friend_play(display, tmp_path):
+    """Friend play (the WebSocket client and server, SQLite) loads once a room is opened: a fresh
+    game process on the mode screen, everything else loaded, has none of it."""
+    env = dict(os.environ, DISPLAY=display, CHECKERS3D_DATA_DIR=str(tmp_path), SDL_AUDIODRIVER="dummy",
+               PYTHONPATH=str(ROOT))
+    env.pop("SDL_VIDEODRIVER", None)
+    out = subprocess.run([sys.executable, "-c", MODE_SCREEN], cwd=ROOT, env=env, capture_output=True, text=True,
+                         timeout=400)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip().splitlines()[-1] == "[]", out.stdout

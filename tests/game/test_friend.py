@@ -7,7 +7,11 @@ the friend gone and "Continue vs computer", returning to the room after a relaun
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import pytest
 from support import ScriptedOpponent, sq
@@ -15,7 +19,6 @@ from support import ScriptedOpponent, sq
 from engine import Color
 from engine.game import Reason
 from game.controller import FRIEND_AWAY_LIMIT_S, Controller
-from game.friend_opponent import Rooms
 from game.intents import (
     AcceptDraw,
     Cancel,
@@ -55,8 +58,10 @@ from game.phases import (
     Screen,
     WaitingForFriend,
 )
+from game.rooms import Rooms
 from game.storage import Storage
 
+ROOT = Path(__file__).resolve().parents[2]
 FAST = dict(backoff=(0.05, 0.3), ping_interval=2.0, first_connect_timeout=3.0)
 
 # A real game (tests/data/pdn/american-oca.pdn) to the point where both sides have kings and Black,
@@ -451,3 +456,36 @@ def test_a_game_with_a_friend_keeps_the_screen_until_it_is_over(make_player):
     pump(host, guest, until=lambda: guest.game.is_over, what="the resignation")
     guest.handle(ReviewStep(-1))
     assert isinstance(guest.phase, Reviewing) and guest.shown_ply() == 1
+
+
+FRIEND_PLAY_MODULES = ("websockets", "sqlite3", "game.friend_opponent", "game.online.server", "game.online.client")
+LAZY = """
+import sys
+import game.app, game.cli, game.controller
+from game import intents as it
+from game.controller import Controller
+from game.rooms import Rooms
+
+c = Controller(rooms=Rooms(listen="127.0.0.1", port=0))
+c.handle(it.StartGame(None))
+c.handle(it.PlayMoveFromList(c.legal_moves()[0]))
+c.handle(it.ChangeMode())
+c.handle(it.OpenJoin())
+c.handle(it.Cancel())
+before = [m for m in sys.argv[1:] if m in sys.modules]
+c.handle(it.PlayFriend())
+after = [m for m in sys.argv[1:] if m in sys.modules]
+c.close()
+print(before, after, type(c.phase).__name__)
+"""
+
+
+def test_friend_play_loads_its_modules_only_once_a_room_is_opened(tmp_path):
+    """The window process carries no WebSocket client or server, nor SQLite, until the player opens
+    friend play (a fresh interpreter: this one has loaded them for other tests)."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT), SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy",
+               PYGAME_HIDE_SUPPORT_PROMPT="1", CHECKERS3D_DATA_DIR=str(tmp_path))
+    out = subprocess.run([sys.executable, "-c", LAZY, *FRIEND_PLAY_MODULES], cwd=ROOT, env=env,
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip().splitlines()[-1] == f"[] {list(FRIEND_PLAY_MODULES)} WaitingForFriend", out.stdout
