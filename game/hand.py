@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from engine import Color, coords_square
 from game.help import explain_refusal
-from game.phases import Editing, Mode, Reviewing, Screen
+from game.phases import AwaitingDrawAnswer, Editing, HumanToMove, InGame, Mode, OpponentToMove, Reviewing, Screen
 
 if TYPE_CHECKING:
     from engine import Move, Variant
@@ -97,6 +97,18 @@ class Hand:
         piece = game.position.piece_at(square)
         return piece is not None and piece.color is game.turn
 
+    def _not_your_turn(self, square: int | None) -> None:
+        """A press on one of the player's pieces while they can't move: say who is to (it would
+        otherwise do nothing at all)."""
+        p, game = self.c.turn_phase, self.c.game
+        piece = game.position.piece_at(square) if game is not None and square is not None else None
+        if piece is None or not isinstance(p, InGame) or piece.color is not p.mode.human:
+            return
+        if isinstance(p, (OpponentToMove, AwaitingDrawAnswer)):
+            self.c.notice = "It's your friend's turn" if p.mode.vs_friend else "Wait: the computer is thinking"
+        elif isinstance(p, HumanToMove) and p.mode.vs_friend:
+            self.c.notice = "Not connected to the room: you can move once the connection is back"
+
     def start_drag(self, square: int) -> None:
         if self.c.is_human_turn() and self.is_own_piece(square) and not (self.c.selected == square and self.c.entered):
             self.c.dragging = square
@@ -146,6 +158,7 @@ class Hand:
             self.c.notice = "This is a review: press “Play from here” to play on from this position"
             return
         if not self.c.is_human_turn():
+            self._not_your_turn(square)
             return
         if outside:
             self.deselect()

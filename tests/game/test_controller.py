@@ -310,6 +310,20 @@ def test_computer_replies_without_blocking_and_undo_takes_back_both_moves(make, 
     assert c.game.moves == [] and c.is_human_turn()
 
 
+def test_pressing_your_piece_on_the_computers_turn_says_to_wait(make, opponent):
+    c = make(level="medium")
+    press(c, "c3", "d4")
+    assert isinstance(c.phase, OpponentToMove)
+    press(c, "b6")  # the computer's piece: nothing to say
+    assert c.notice is None
+    press(c, "e3")  # the player's own piece
+    assert c.selected is None and c.notice == "Wait: the computer is thinking"
+    opponent.reply_first_legal()
+    c.update()
+    press(c, "e3")
+    assert c.selected == sq("e3") and c.notice is None
+
+
 def test_undo_while_the_computer_thinks_cancels_the_search(make, opponent):
     c = make(level="hard")
     press(c, "c3", "d4")

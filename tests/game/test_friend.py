@@ -489,3 +489,11 @@ def test_friend_play_loads_its_modules_only_once_a_room_is_opened(tmp_path):
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip().splitlines()[-1] == f"[] {list(FRIEND_PLAY_MODULES)} WaitingForFriend", out.stdout
+
+def test_pressing_your_piece_on_the_friends_turn_says_whose_turn_it_is(make_player):
+    host, guest = pair(make_player)
+    guest.handle(SquarePressed(sq("b6")))  # a white man: the guest's own, on the host's turn
+    assert guest.selected is None and guest.notice == "It's your friend's turn"
+    guest.handle(SquarePressed(sq("c3")))  # the friend's piece: nothing to say
+    assert guest.notice == "It's your friend's turn"
+
