@@ -66,6 +66,17 @@ def test_game_panel_has_every_control(make, size):
     assert len([k for k in h if k.startswith("cell:")]) == 32
 
 
+def test_deselect_is_offered_where_a_piece_can_be_selected_only(make):
+    c = make()
+    c.handle(it.PlayMoveFromList(c.legal_moves()[0]))
+    assert "btn:deselect" in hits(c)[1], "in a game"
+    c.handle(it.ReviewStep(-1))
+    assert c.reviewing is not None and "btn:deselect" not in hits(c)[1], "not in a review"
+    c.handle(it.BackToGame())
+    c.handle(it.EditPosition())
+    assert c.editing is not None and "btn:deselect" not in hits(c)[1], "not in the editor"
+
+
 def test_accept_draw_shows_on_the_board_and_in_the_panel(make):
     c = make()
     c.handle(it.OfferDraw())
