@@ -242,28 +242,36 @@ class FriendPlay:
                 if in_friend_game:
                     self.c.notice = ("Your friend pressed Rematch too: the next game is starting" if self.c.rematch_asked
                                    else "Your friend asks for a rematch: press Rematch (swap sides)")
-            case fo.ConnectionChanged(status="gave_up", detail=detail):
-                self._room_failed(detail, refused=False)
+            case fo.ConnectionChanged(status="gave_up", detail=detail, unreachable=unreachable):
+                self._room_failed(detail, refused=False, unreachable=unreachable)
             case fo.ConnectionChanged():
                 pass  # the status line reads the connection
             case _:
                 assert_never(news)
 
-    def _room_failed(self, why: str, refused: bool) -> None:
+    def _room_failed(self, why: str, refused: bool, unreachable: bool = False) -> None:
         """The room refused a request (``refused``) or can't be reached any more: a room being
-        opened or joined is given up (the reason shown); a game goes on showing it."""
+        opened or joined is given up (the reason shown, and what to try when its server could not be
+        reached: the connection errors are in the log); a game goes on showing it."""
         p = self.c.phase
         if isinstance(p, JoiningRoom):
             self.close_friend()
             if p.returning:
                 self.c.phase = ChoosingMode(left=p.left)
-                self.c.notes.append(f"Couldn't return to your friend's room: {why}")
+                try_later = ". Try again later from this screen." if unreachable else ""
+                self.c.notes.append(f"Couldn't return to your friend's room: {why}{try_later}")
             else:
-                self.c.phase = EnteringLink(left=p.left, text=p.link, caret=len(p.link),
-                                          error=f"Couldn't join {p.link}: {why}")
+                error = (f"Couldn't join: {why}. Check the link with your friend, and that their game is open and "
+                         "reachable from here." if unreachable else f"Couldn't join {p.link}: {why}")
+                self.c.phase = EnteringLink(left=p.left, text=p.link, caret=len(p.link), error=error)
         elif isinstance(p, WaitingForFriend):
             self.leave_room_screen(p)
-            self.c.notes.append(f"The room closed: {why}")
+            if unreachable:
+                self.c.notes.append(f"Couldn't open a room: {why}. Check its address under Settings, "
+                                    "“Room server” (left empty, rooms are on this computer, for your network), "
+                                    "and your internet connection; then try again.")
+            else:
+                self.c.notes.append(f"The room closed: {why}")
         elif self.c.vs_friend:
             self.c.notice = f"The room refused that: {why}" if refused else f"The connection to the room is lost: {why}"
 

@@ -72,9 +72,11 @@ class Reconnecting:
 @dataclass(frozen=True)
 class GaveUp:
     """The client stopped for good (the room is gone, or the server unreachable too long); ``reason``
-    says why in words a player can read."""
+    says why in words a player can read. ``unreachable``: the server could not be reached (the
+    connection errors are in the log)."""
 
     reason: str
+    unreachable: bool = False
 
 
 @dataclass(frozen=True)
@@ -231,7 +233,11 @@ class RoomClient:
                 break
             limit = self.give_up_after if ever_connected else self.first_connect_timeout
             if time.monotonic() - down_since >= limit:
-                self._inbox.put(GaveUp(f"no connection to {self.address.url} for {limit:g} s: {reason}"))
+                log.warning("gave up on %s after %g s without a connection: %s", self.address.url, limit, reason)
+                where = self.address.url.rstrip("/")
+                said = (f"the room server {where} could not be reached" if not ever_connected
+                        else f"the room server {where} could not be reached for {_duration(limit)}")
+                self._inbox.put(GaveUp(said, unreachable=True))
                 break
             low, high = self.backoff
             delay = min(high, low * 2 ** attempt) * random.uniform(0.75, 1.0)
@@ -302,3 +308,10 @@ class RoomClient:
             else:  # create or join refused: a seat held before (if any) is still ours
                 self._hello = Resume(self.room, self.seat) if self.room and self.seat else None
         return None
+
+
+def _duration(seconds: float) -> str:
+    """A time limit in a player's words: 45 seconds, 30 minutes."""
+    if seconds >= 120:
+        return f"{seconds / 60:g} minutes"
+    return f"{seconds:g} second{'' if seconds == 1 else 's'}"

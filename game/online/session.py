@@ -96,6 +96,7 @@ class RematchAsked:
 class ConnectionChanged:
     status: str  # "connected" | "reconnecting" | "gave_up"
     detail: str = ""
+    unreachable: bool = False  # gave up because the room server could not be reached
 
 
 FriendEvent = (RoomOpened | GameStarted | FriendMoved | FriendResigned | DrawAgreed | Resynced | Refused
@@ -233,7 +234,7 @@ class FriendGame:
                 out.append(ConnectionChanged("reconnecting", f"try {event.attempt} in {event.delay_s:.1f} s"))
             elif isinstance(event, GaveUp):
                 self.status = "gave_up"
-                out.append(ConnectionChanged("gave_up", event.reason))
+                out.append(ConnectionChanged("gave_up", event.reason, event.unreachable))
         return out
 
     # --- from states to events ----------------------------------------------------------------------

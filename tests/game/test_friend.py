@@ -381,11 +381,12 @@ def test_bad_links_are_quoted_and_a_full_or_missing_room_is_explained(make_playe
     assert isinstance(third.phase, ChoosingMode) and third.friend is None
 
 
-def test_an_unreachable_server_gives_up_with_the_reason(make_player):
+def test_an_unreachable_server_gives_up_saying_what_to_check(make_player):
     c = make_player("lonely")
     c.handle(JoinRoom("checkers3d://127.0.0.1:9/AAAAAAAAAAAAAAAA"))  # nothing listens on port 9
     pump(c, until=lambda: isinstance(c.phase, EnteringLink), timeout=15, what="giving up")
-    assert c.phase.error.startswith("Couldn't join checkers3d://127.0.0.1:9/AAAAAAAAAAAAAAAA: no connection")
+    assert c.phase.error == ("Couldn't join: the room server ws://127.0.0.1:9 could not be reached. Check the link "
+                             "with your friend, and that their game is open and reachable from here.")
 
 
 def test_the_link_field_edits_like_a_text_field(make_player):
@@ -497,3 +498,18 @@ def test_pressing_your_piece_on_the_friends_turn_says_whose_turn_it_is(make_play
     guest.handle(SquarePressed(sq("c3")))  # the friend's piece: nothing to say
     assert guest.notice == "It's your friend's turn"
 
+
+UNREACHABLE = dict(first_connect_timeout=0.6, backoff=(0.05, 0.2))
+
+
+def test_a_room_server_out_of_reach_is_said_in_words_with_what_to_try(make_player, make_rooms, caplog):
+    c = make_player("host", rooms=make_rooms(**UNREACHABLE))
+    c.settings.room_server = "ws://127.0.0.1:9"  # nothing listens there
+    c.handle(PlayFriend())
+    assert isinstance(c.phase, WaitingForFriend)
+    pump(c, until=lambda: c.notes, what="giving up")
+    assert isinstance(c.phase, ChoosingMode)
+    assert c.notes == ["Couldn't open a room: the room server ws://127.0.0.1:9 could not be reached. Check its "
+                       "address under Settings, “Room server” (left empty, rooms are on this computer, for your "
+                       "network), and your internet connection; then try again."]
+    assert any("ws://127.0.0.1:9/" in r.getMessage() for r in caplog.records), "the details are in the log"

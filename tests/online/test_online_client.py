@@ -73,14 +73,16 @@ def test_the_client_delivers_typed_events_and_never_blocks(server):
         host.move("9-13")
 
 
-def test_actions_while_down_come_back_unsent_and_the_client_gives_up():
+def test_actions_while_down_come_back_unsent_and_the_client_gives_up(caplog):
     client = RoomClient("ws://127.0.0.1:9/", first_connect_timeout=0.6, backoff=(0.05, 0.2))
     client.move("11-15")
     client.create("american")  # held for when a connection opens
     seen: list = []
     assert next_of(client, Unsent, seen=seen).message == PlayMove("11-15")
     gave_up = next_of(client, GaveUp, seen=seen)
-    assert "no connection" in gave_up.reason
+    assert gave_up.reason == "the room server ws://127.0.0.1:9 could not be reached" and gave_up.unreachable
+    logged = [r.getMessage() for r in caplog.records if r.name == "checkers3d.online"]
+    assert any("ws://127.0.0.1:9/" in m and "Error" in m for m in logged), "the connection error is in the log"
     assert any(isinstance(e, Reconnecting) for e in seen)
     assert not any(isinstance(e, Connected) for e in seen)
     client.close()
