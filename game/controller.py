@@ -528,10 +528,7 @@ class Controller:
                 self.settings.variant = variant_named(name).name
                 self.save_settings()
             case it.StartGame(level=level, play_second=second):
-                choosing = self.phase
-                if isinstance(choosing, ChoosingMode) and choosing.left is not None and self.results.abandons(choosing.left):
-                    self.phase = dataclasses.replace(choosing, asking=intent)
-                else:
+                if not self.games.asks_first(intent):
                     self.games.start(level, second)
             case it.ContinueSaved():
                 self.games.continue_left()
@@ -562,10 +559,11 @@ class Controller:
         """A friend's room and the text fields of its screens; False: not one of those."""
         match intent:
             case it.PlayFriend():
-                self.friend_play.play_friend()
+                if self.rooms is not None and not self.games.asks_first(intent):
+                    self.friend_play.play_friend()
             case it.OpenJoin():
-                if self.screen is Screen.MODE:
-                    self.phase = EnteringLink(left=self.game_phase)
+                if not self.games.asks_first(intent):
+                    self.friend_play.open_join()
             case it.JoinRoom(link=link):
                 self.friend_play.join(link)
             case it.CopyLink():

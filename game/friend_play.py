@@ -91,6 +91,11 @@ class FriendPlay:
         self.c.phase = WaitingForFriend(left=left, variant=self.c.settings.variant, reach=friend.reach,
                                       this_network=friend.this_network)
 
+    def open_join(self) -> None:
+        """"Join a friend": the screen where the friend's link is pasted."""
+        if self.c.screen is Screen.MODE:
+            self.c.phase = EnteringLink(left=self.c.game_phase)
+
     def join(self, link: str) -> None:
         """Take the free seat in the room of ``link``; a link that can't be read is quoted back."""
         if self.c.screen is Screen.GAME or self.c.rooms is None:

@@ -4,10 +4,23 @@ abandons a game against the computer), the mode screen with the game left there,
 
 from __future__ import annotations
 
+import dataclasses
 from typing import TYPE_CHECKING
 
 from engine import variant_named
-from game.phases import ChoosingMode, ConfirmingNewGame, InGame, Level, Mode, OpponentFailed, Reviewing, RoomPhase
+from game.intents import OpenJoin, PlayFriend, StartGame
+from game.phases import (
+    ChoosingMode,
+    ConfirmingNewGame,
+    GameOver,
+    InGame,
+    Level,
+    Mode,
+    OpponentFailed,
+    Reviewing,
+    RoomPhase,
+    TurnPhase,
+)
 
 if TYPE_CHECKING:
     from engine import Variant
@@ -65,15 +78,41 @@ class Games:
         elif isinstance(p, InGame):
             self.new_game(p.game.variant, p.mode)
 
+    def asks_first(self, intent: StartGame | PlayFriend | OpenJoin) -> bool:
+        """On the mode screen over a game against the computer going on, which ``intent`` would
+        abandon: ask first (True: asked; the player confirms or cancels)."""
+        p = self.c.phase
+        if isinstance(p, ChoosingMode) and p.left is not None and self.c.results.abandons(p.left):
+            self.c.phase = dataclasses.replace(p, asking=intent)
+            return True
+        return False
+
     def confirm_new_game(self) -> None:
-        """The player confirmed abandoning the game going on: a loss at its level, then the new game."""
+        """The player confirmed abandoning the game going on: a loss at its level, then the new game
+        (for a friend's game, the game left is resigned, a loss as resigning counts it)."""
         p = self.c.phase
         if isinstance(p, ConfirmingNewGame):
             self.c.results.abandon(p)
             self.new_game(p.game.variant, p.mode)
-        elif isinstance(p, ChoosingMode) and p.asking is not None and p.left is not None:
-            self.c.results.abandon(p.left)
-            self.start(p.asking.level, p.asking.play_second)
+        elif isinstance(p, ChoosingMode) and p.left is not None:
+            match p.asking:
+                case StartGame(level=level, play_second=second):
+                    self.c.results.abandon(p.left)
+                    self.start(level, second)
+                case PlayFriend():
+                    self._resign_left(p.left)
+                    self.c.friend_play.play_friend()
+                case OpenJoin():
+                    self._resign_left(p.left)
+                    self.c.friend_play.open_join()
+
+    def _resign_left(self, left: TurnPhase) -> None:
+        """Resign the game left on the mode screen (its result recorded and saved, as resigning does)."""
+        game, mode = left.game, left.mode
+        game.resign(mode.human if mode.human is not None else game.turn)
+        self.c.phase = ChoosingMode(left=GameOver(game, mode))
+        self.c.results.record(+1)
+        self.c.saved.save()
 
     def start(self, level: Level | None, play_second: bool) -> None:
         variant = variant_named(self.c.settings.variant)

@@ -23,6 +23,7 @@ from game.intents import (
     AcceptDraw,
     Cancel,
     ChangeMode,
+    ConfirmNewGame,
     ConfirmResign,
     ContinueSaved,
     ContinueVsComputer,
@@ -491,6 +492,7 @@ def test_friend_play_loads_its_modules_only_once_a_room_is_opened(tmp_path):
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip().splitlines()[-1] == f"[] {list(FRIEND_PLAY_MODULES)} WaitingForFriend", out.stdout
 
+
 def test_pressing_your_piece_on_the_friends_turn_says_whose_turn_it_is(make_player):
     host, guest = pair(make_player)
     guest.handle(SquarePressed(sq("b6")))  # a white man: the guest's own, on the host's turn
@@ -513,3 +515,28 @@ def test_a_room_server_out_of_reach_is_said_in_words_with_what_to_try(make_playe
                        "address under Settings, “Room server” (left empty, rooms are on this computer, for your "
                        "network), and your internet connection; then try again."]
     assert any("ws://127.0.0.1:9/" in r.getMessage() for r in caplog.records), "the details are in the log"
+
+
+@pytest.mark.parametrize("friend_button", [PlayFriend(), OpenJoin()], ids=["play a friend", "join a friend"])
+def test_a_friends_game_over_a_computer_game_asks_first_and_counts_it_lost(make_player, friend_button):
+    c = make_player("host")
+    c.handle(StartGame(Level.MEDIUM))
+    c.handle(PlayMoveFromList(c.legal_moves()[0]))
+    c.opponent.reply_first_legal()
+    c.update()
+    game = c.game
+    c.handle(ChangeMode())
+    c.handle(friend_button)
+    assert isinstance(c.phase, ChoosingMode) and c.phase.asking == friend_button, "asked first"
+    assert c.storage.results() == {}
+    c.handle(Cancel())
+    assert isinstance(c.phase, ChoosingMode) and c.phase.asking is None and not game.is_over, "kept"
+    c.handle(friend_button)
+    c.handle(ConfirmNewGame())
+    assert isinstance(c.phase, WaitingForFriend if friend_button == PlayFriend() else EnteringLink)
+    assert game.outcome is not None and game.outcome.reason is Reason.RESIGNATION
+    assert c.storage.results()["american"]["medium"]["loss"] == 1, "a loss at its level, as resigning counts it"
+    c.handle(Cancel())
+    assert isinstance(c.phase, ChoosingMode) and c.phase.left is not None and c.phase.left.game.is_over
+    c.handle(friend_button)
+    assert not (isinstance(c.phase, ChoosingMode) and c.phase.asking), "nothing left to abandon"
