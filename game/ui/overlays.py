@@ -49,9 +49,10 @@ def board_overlays(ui: Interface, c: Controller, play: InGame | None) -> None:
     status(ui, c, status_area(ui))
     if play is None:
         return
-    # below the board: Deselect (not in a review: nothing is selected there), Accept draw, the draw countdown
+    # below the board: Deselect (not in a review nor once the game is over: nothing is selected there),
+    # Accept draw, the draw countdown
     items: list[tuple[str, it.Intent, dict]] = []
-    if not isinstance(play, Reviewing):
+    if not isinstance(play, Reviewing) and not play.game.is_over:
         items.append(("Deselect", it.Deselect(), {"enabled": c.selected is not None, "hit_id": "btn:deselect"}))
     if c.offer_pending_for_player():
         items.append(("Accept draw", it.AcceptDraw(), {"style": "primary", "hit_id": "btn:accept-board"}))

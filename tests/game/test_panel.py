@@ -75,6 +75,10 @@ def test_deselect_is_offered_where_a_piece_can_be_selected_only(make):
     c.handle(it.BackToGame())
     c.handle(it.EditPosition())
     assert c.editing is not None and "btn:deselect" not in hits(c)[1], "not in the editor"
+    c.handle(it.Cancel())
+    c.handle(it.Resign())
+    c.handle(it.ConfirmResign())
+    assert c.game.is_over and "btn:deselect" not in hits(c)[1], "not once the game is over"
 
 
 def test_accept_draw_shows_on_the_board_and_in_the_panel(make):
