@@ -33,7 +33,6 @@ class BoardTextures:
         self.pending = False  # the last frame waited for a board image
         self.textures: dict[tuple, moderngl.Texture] = {}
         self._baking: dict[tuple, moderngl.Texture] = {}  # lit, without mipmaps yet (see usable)
-        self._bake_fbos: dict[tuple, moderngl.Framebuffer] = {}  # the textures' (see _bake_lighting), by key
 
     def __getitem__(self, key: tuple) -> moderngl.Texture:
         return self.textures[key]
@@ -64,7 +63,7 @@ class BoardTextures:
         else:
             future = board_image_future(variant, pixels, numbers, flipped)
             if future.done():
-                self._baking[key] = self._bake_lighting(key, future.result())
+                self._baking[key] = self._bake_lighting(future.result())
                 self.ctx.finish()  # a software renderer draws lazily: the lighting's cost stays in this frame
                 forget_image(variant, pixels, numbers, flipped)
         self.pending = True
@@ -75,7 +74,7 @@ class BoardTextures:
         key = self._texture_key(variant, numbers, flipped)
         if key not in self.textures:
             image = board_image(variant, self._pixels(variant), numbers=numbers, flipped=flipped)
-            self.textures[key] = self._finish_texture(self._bake_lighting(key, image))
+            self.textures[key] = self._finish_texture(self._bake_lighting(image))
         return self.textures[key]
 
     def _finish_texture(self, tex: moderngl.Texture) -> moderngl.Texture:
@@ -88,16 +87,18 @@ class BoardTextures:
         tex.repeat_x = tex.repeat_y = False
         return tex
 
-    def _bake_lighting(self, key: tuple, image: np.ndarray) -> moderngl.Texture:
-        """The board image lit (board_bake.glsl), as a new texture. Binds a framebuffer of its own
-        (kept with the texture: moderngl may rebind it later, a released one would be an error), so
-        it runs before a frame binds anything."""
+    def _bake_lighting(self, image: np.ndarray) -> moderngl.Texture:
+        """The board image lit (board_bake.glsl), as a new texture. Draws through a framebuffer of
+        its own and binds back the one bound before, so the framebuffer can go at once: moderngl
+        rebinds the bound framebuffer after creating one (a released one would be an error), and a
+        software renderer's framebuffer keeps the texture's first storage alive, a stale copy of
+        the image (5-8 MB) once the mipmaps give the texture new storage."""
         ctx = self.ctx
         h, w = image.shape[:2]
         raw = ctx.texture((w, h), 4, image)  # read through the buffer protocol: no copy
         tex = ctx.texture((w, h), 4)
+        bound = ctx.fbo if ctx.fbo is not None else ctx.detect_framebuffer()  # (a standalone context's first)
         fbo = ctx.framebuffer([tex])
-        self._bake_fbos[key] = fbo
         try:
             fbo.use()
             ctx.viewport, ctx.scissor = (0, 0, w, h), None
@@ -108,15 +109,15 @@ class BoardTextures:
             prog["u_image"].value = 0
             self.vao.render(moderngl.TRIANGLES, vertices=3)
         finally:
+            bound.use()
+            fbo.release()
             raw.release()
         return tex
 
     def keep_only(self, variant: Variant) -> None:
         """Free the textures of the other rule sets (a game of ``variant`` has begun): 7-11 MB each,
-        which a software renderer holds in the process's own memory. Call it between frames (not
-        after a bake in the same frame, whose framebuffer may still be bound)."""
+        which a software renderer holds in the process's own memory."""
         for key in [k for k in (*self.textures, *self._baking) if k[0] != variant.name]:
-            self._bake_fbos.pop(key).release()  # first: it holds the texture while it lives
             (self.textures.pop(key, None) or self._baking.pop(key)).release()
 
     def has(self, variant: Variant) -> bool:
@@ -124,8 +125,6 @@ class BoardTextures:
         return any(k[0] == variant.name for k in (*self.textures, *self._baking))
 
     def release(self) -> None:
-        for fbo in self._bake_fbos.values():
-            fbo.release()
         for tex in (*self.textures.values(), *self._baking.values()):
             tex.release()
         self.vao.release()

@@ -80,8 +80,26 @@ def test_the_textures_of_other_rules_are_freed_and_made_again_alike(gl):
         boards.make(AMERICAN, False, False)
         boards.keep_only(AMERICAN)
         assert boards.has(AMERICAN) and not boards.has(INTERNATIONAL)
-        assert set(boards.textures) == set(boards._bake_fbos) == {("american", False, False)}
+        assert set(boards.textures) == {("american", False, False)}
         assert boards.make(INTERNATIONAL, False, False).read() == first
+        assert gl.error == "GL_NO_ERROR"
+    finally:
+        boards.release()
+
+
+def test_baking_a_texture_keeps_no_framebuffer_and_leaves_the_bound_one_bound(gl):
+    """The bake's framebuffer goes at once (it would keep the texture's first storage, a copy of the
+    image, alive): the framebuffer bound before is bound again, so creating another is no error."""
+    from game.render.board_textures import BoardTextures
+
+    target = gl.framebuffer([gl.texture((8, 8), 4)])
+    boards = BoardTextures(gl, software=True, background=False, pixels=PIXELS)
+    try:
+        target.use()
+        boards.make(AMERICAN, False, False)
+        assert gl.fbo is target
+        gl.framebuffer([gl.texture((8, 8), 4)]).use()  # moderngl rebinds the bound one after creating it
+        assert boards[(AMERICAN.name, False, False)].size == (PIXELS, PIXELS)
         assert gl.error == "GL_NO_ERROR"
     finally:
         boards.release()
