@@ -181,6 +181,14 @@ class ViewCache:
         self.reduced.rescale(scale)
         return self.reduced
 
+    def drop_reduced(self) -> None:
+        """Free the reduced picture: the cached pictures are complete and show the still camera.
+        Its buffers (a full-size texture and surface, the reduced ones: about 7 MB for a window's
+        board) would otherwise wait for the next camera move, which makes them again in a few ms."""
+        if self.reduced is not None:
+            self.reduced.release()
+            self.reduced = None
+
     def adapt_scale(self, seconds: float, limit: float) -> None:
         """Dynamic resolution: steer the next moving frames' scale (in steps, each a new reduced
         picture, at most ``limit``) so drawing one takes about ``MOTION_FRAME_S``, whatever else the

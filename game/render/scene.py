@@ -268,6 +268,7 @@ class BoardRenderer:
                 view.reduced_last = True
                 return False
             view.build = None
+            view.drop_reduced()  # until the camera moves again (7 MB a window: see ViewCache.drop_reduced)
         if layers.board_key != board_key:
             self._build_board(frame, layers, viewport_box(gl_viewport))
             layers.board_key, layers.still_key = board_key, None

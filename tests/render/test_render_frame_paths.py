@@ -99,7 +99,10 @@ def test_camera_motion_shows_a_reduced_picture_then_the_full_one_band_by_band(gl
             frames += 1
             assert frames <= 2 * BUILD_BANDS + 1, "the cached pictures are never finished"
         assert frames > 2  # spread over frames, not rebuilt at once
+        assert r._view.reduced is None  # not needed until the camera moves again
         assert np.array_equal(draw(gl, r, selected, 0.0, fbo), full)  # and kept
+        draw(gl, r, replace(selected, camera=Camera.preset("angled").orbited(20, 0)), 0.0, fbo)
+        assert r._view.reduced.size == (240, 210)  # made again for the next move
         assert gl.error == "GL_NO_ERROR"
     finally:
         r.release()
