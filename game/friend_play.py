@@ -31,6 +31,7 @@ from game.phases import (
     TurnPhase,
     WaitingForFriend,
 )
+from game.rooms import HostingError
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -83,6 +84,9 @@ class FriendPlay:
         self.close_friend()
         try:
             friend = self.c.rooms.create(self.c.settings.variant, self.c.settings.room_server)
+        except HostingError as err:  # the system's error is in the log
+            self.c.notes.append(f"Couldn't open a room: {err}. {err.advice}")
+            return
         except (InvalidLinkError, OSError) as err:
             self.c.notes.append(f"Couldn't open a room: {err}")
             return

@@ -10,6 +10,8 @@ process does not carry them for a player who never plays a friend.
 
 from __future__ import annotations
 
+import errno
+import logging
 from typing import TYPE_CHECKING, Any
 
 from game.online.protocol import DEFAULT_PORT, Link, ServerAddress, parse_link, parse_server_address
@@ -18,6 +20,17 @@ if TYPE_CHECKING:
     from game.friend_opponent import FriendOpponent
     from game.online.server import EmbeddedServer
     from game.phases import Room
+
+log = logging.getLogger("checkers3d.online")
+
+
+class HostingError(OSError):
+    """The game's own room server could not start: the message says what failed in a player's words,
+    ``advice`` what to try (the system's errors are in the log, ``checkers3d.online``)."""
+
+    def __init__(self, message: str, advice: str):
+        super().__init__(message)
+        self.advice = advice
 
 
 class Rooms:
@@ -39,7 +52,7 @@ class Rooms:
 
     def create(self, variant: str, server: str = "") -> FriendOpponent:
         """A new room with these rules; the player moves first. ``InvalidLinkError`` for a bad server
-        address, ``OSError`` when the own server can't listen."""
+        address, :class:`HostingError` when the own server can't listen."""
         from game.friend_opponent import FriendOpponent
         from game.online.session import FriendGame
 
@@ -90,11 +103,27 @@ class Rooms:
             try:
                 server = EmbeddedServer(self.listen, self.port, advertise=self.advertise)
                 server.start()
-            except OSError:  # the usual port is taken (another game hosting on this machine): any free one
-                server = EmbeddedServer(self.listen, 0, advertise=self.advertise)
-                server.start()
+            except OSError as taken:  # the usual port is taken (another game hosting on this machine): any free one
+                log.info("this computer's room server could not listen on %s port %d: %s", self.listen, self.port, taken)
+                try:
+                    server = EmbeddedServer(self.listen, 0, advertise=self.advertise)
+                    server.start()
+                except OSError as err:
+                    log.warning("this computer's room server could not listen on %s port %d, nor on any free port: %s",
+                                self.listen, self.port, err)
+                    raise self._hosting_error(err) from err
             self.embedded = server
         return self.embedded
+
+    def _hosting_error(self, err: OSError) -> HostingError:
+        """Why the own server could not listen, in a player's words, and what to try."""
+        elsewhere = "or set a room server under Settings, “Room server”."
+        if err.errno == errno.EADDRNOTAVAIL:  # --room-host names an address this computer doesn't have
+            return HostingError(f"this computer's room server could not start: {self.listen} (given with --room-host) "
+                                "is not an address of this computer", "Start the game again without --room-host or "
+                                "with an address of this computer, " + elsewhere)
+        return HostingError(f"this computer's room server could not start on port {self.port}, nor on any other "
+                            "free port", "Restart the game and try again, " + elsewhere)
 
     def _local_url(self, server: EmbeddedServer) -> str:
         """How this program reaches its own server: through loopback when it listens there."""

@@ -6,7 +6,9 @@ the friend gone and "Continue vs computer", returning to the room after a relaun
 
 from __future__ import annotations
 
+import errno
 import json
+import logging
 import os
 import subprocess
 import sys
@@ -540,3 +542,28 @@ def test_a_friends_game_over_a_computer_game_asks_first_and_counts_it_lost(make_
     assert isinstance(c.phase, ChoosingMode) and c.phase.left is not None and c.phase.left.game.is_over
     c.handle(friend_button)
     assert not (isinstance(c.phase, ChoosingMode) and c.phase.asking), "nothing left to abandon"
+
+
+def test_this_computers_room_server_not_starting_is_said_in_words_with_what_to_try(make_player, caplog):
+    c = make_player("host", rooms=Rooms(listen="192.0.2.1"))  # a documentation address (RFC 5737): not this computer's
+    c.handle(PlayFriend())
+    assert isinstance(c.phase, ChoosingMode) and c.friend is None
+    assert c.notes == ["Couldn't open a room: this computer's room server could not start: 192.0.2.1 (given with "
+                       "--room-host) is not an address of this computer. Start the game again without --room-host "
+                       "or with an address of this computer, or set a room server under Settings, “Room server”."]
+    logged = [r for r in caplog.records if r.name == "checkers3d.online" and r.levelno == logging.WARNING]
+    assert any("192.0.2.1" in r.getMessage() and "Errno" in r.getMessage() for r in logged), "the details are in the log"
+
+
+def test_this_computers_room_server_failing_on_every_port_says_the_port(make_player, monkeypatch, caplog):
+    def refuse(server, timeout=30.0):
+        raise PermissionError(errno.EACCES, f"not allowed to listen on port {server.port}")
+
+    monkeypatch.setattr(EmbeddedServer, "start", refuse)
+    c = make_player("host", rooms=Rooms(listen="127.0.0.1", port=47899))
+    c.handle(PlayFriend())
+    assert isinstance(c.phase, ChoosingMode) and c.friend is None
+    assert c.notes == ["Couldn't open a room: this computer's room server could not start on port 47899, nor on any "
+                       "other free port. Restart the game and try again, or set a room server under Settings, "
+                       "“Room server”."]
+    assert any("not allowed to listen on port 0" in r.getMessage() for r in caplog.records), "the details are in the log"
