@@ -41,10 +41,11 @@ class Results:
                 and not (reviewing is not None and reviewing.game is live.game))
 
     def abandons(self, p: TurnPhase) -> bool:
-        """Whether a new game would abandon ``p``'s game: one against the computer, going on, in which
-        the player has moved (abandoning it counts as a loss, so that results can't be dodged)."""
+        """Whether a new game would abandon ``p``'s game: one against the computer, from the rules' start
+        position, going on, in which the player has moved (abandoning it counts as a loss, so that results
+        can't be dodged; a game from another position counts for nothing, as when it is resigned)."""
         human = p.mode.human
-        return (p.mode.vs_computer and not p.game.is_over
+        return (p.mode.vs_computer and not p.game.is_over and self.from_the_start(p.game)
                 and any(pos.turn is human for pos in p.game.positions[:-1]))
 
     def abandon(self, p: InGame) -> None:

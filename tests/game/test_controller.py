@@ -8,7 +8,7 @@ import json
 import pytest
 from support import position, sq
 
-from engine import AMERICAN, INTERNATIONAL, Color
+from engine import AMERICAN, INTERNATIONAL, Color, Position
 from engine.game import Game, Reason
 from game.controller import Controller
 from game.hand import WHEN_YOU_CAN_CAPTURE
@@ -25,10 +25,12 @@ from game.intents import (
     Deselect,
     DismissNotes,
     DragStarted,
+    EditPosition,
     FlipBoard,
     OfferDraw,
     PieceDropped,
     PlayAgain,
+    PlayFromHere,
     PlayMoveFromList,
     Resign,
     SetView,
@@ -518,6 +520,45 @@ def test_a_game_from_a_set_up_position_is_not_counted(make, storage):
     press(c, "c3", "e5")
     assert c.status() == "You win: White has no move left"
     assert storage.results().get("american", {}).get("medium", {}).get("win", 0) == 0
+
+
+def test_a_game_from_a_set_up_position_counts_neither_resigned_nor_abandoned(make, storage, opponent):
+    set_up = position("B", ["b6", "d6", "f6"], ["a1", "c3", "e3", "g3"])
+
+    def hard_losses() -> int:
+        return storage.results().get("american", {}).get("hard", {}).get("loss", 0)
+
+    def moved() -> Controller:
+        c = make(level="hard", start=set_up)
+        press(c, "c3", "d4")
+        opponent.reply_first_legal()
+        c.update()
+        assert c.is_human_turn() and len(c.game.moves) == 2
+        return c
+
+    c = moved()
+    c.handle(Resign())
+    c.handle(ConfirmResign())
+    assert c.status() == "The computer wins: you resigned" and hard_losses() == 0, "resigned: not counted"
+    c = moved()
+    c.handle(PlayAgain())
+    assert not isinstance(c.phase, ConfirmingNewGame), "nothing to count: nothing to ask"
+    assert c.game.moves == [] and c.game.start == Position.initial(AMERICAN) and hard_losses() == 0, "abandoned"
+    c = moved()
+    c.handle(ChangeMode())
+    c.handle(StartGame(Level.EASY))
+    assert c.mode.level is Level.EASY and hard_losses() == 0, "abandoned from the mode screen"
+    c = moved()
+    c.handle(EditPosition())
+    assert not c.leaving_counts()
+    c.handle(PlayFromHere(None))
+    assert hard_losses() == 0 and c.notice is None, "left for a position of the editor"
+    for leave in (Resign(), PlayAgain()):  # from the start position, either way counts once
+        c = make(level="hard")
+        press(c, "c3", "d4")
+        c.handle(leave)
+        c.handle(ConfirmResign() if isinstance(leave, Resign) else ConfirmNewGame())
+    assert hard_losses() == 2
 
 
 def test_play_again_and_change_mode(make, storage, opponent):
