@@ -15,7 +15,8 @@ first use), the loader thread imports it and loads the kernels, and the 3D board
 start position on the mode screen) appears as soon as they are ready.
 
 A friend's rooms (``game.rooms``) are opened from the controller once the rules engine is ready (what
-friend play needs loads with the first room); a link given on the command line joins its room then.
+friend play needs loads with the first room); a link given on the command line joins its room then
+(over a game in progress, once the player has confirmed leaving it, as for a new game).
 
 The loop runs at 60 frames a second and never waits: input -> controller -> (worker replies) ->
 sounds, animation, camera -> draw what changed -> flip. A software renderer (Mesa llvmpipe) pays for
@@ -99,10 +100,11 @@ class App:
         self._ready = False
         self._restored = False  # the saved game has been looked for (once the move generator loaded)
         self._room_host = room_host
+        self._launch_link: Intent | None = None  # the room of the link given on the command line, to join once ready
         if link is not None:
             from game.intents import JoinRoom
 
-            self._waiting_start = JoinRoom(link)
+            self._waiting_start = self._launch_link = JoinRoom(link)
         self.running = True
         self.frames = 0  # frames drawn and shown (a frame where nothing changed is neither)
         self.ui.render(self.controller, self._now, self._loading_text())  # presses before the first frame count
@@ -258,8 +260,11 @@ class App:
 
             self._restored = True
             c.rooms = Rooms(listen=self._room_host)
-            if not isinstance(self._waiting_start, (StartGame, ContinueSaved, PlayFriend, JoinRoom)):
-                c.restore()  # a file opened meanwhile opens over the game in progress
+            waiting = self._waiting_start
+            if waiting is self._launch_link or not isinstance(waiting, (StartGame, ContinueSaved, PlayFriend, JoinRoom)):
+                # a file opened meanwhile opens over the game in progress; the command line's link asks
+                # before leaving it (the controller), as a new game does
+                c.restore()
 
     def _start_waiting_game(self) -> None:
         """Start the game chosen before the rules engine was ready, once it is and the player is not

@@ -565,7 +565,10 @@ class Controller:
                 if not self.games.asks_first(intent):
                     self.friend_play.open_join()
             case it.JoinRoom(link=link):
-                self.friend_play.join(link)
+                if self.screen is Screen.GAME and self.game_phase is not None:
+                    self.games.change_mode()  # a link opened over a game (the command line's): the game is left
+                if not self.games.asks_first(intent):
+                    self.friend_play.join(link)
             case it.CopyLink():
                 if isinstance(self.phase, WaitingForFriend) and self.phase.link:
                     self.clipboard = self.phase.link

@@ -8,7 +8,7 @@ import dataclasses
 from typing import TYPE_CHECKING
 
 from engine import variant_named
-from game.intents import OpenJoin, PlayFriend, StartGame
+from game.intents import JoinRoom, OpenJoin, PlayFriend, StartGame
 from game.phases import (
     ChoosingMode,
     ConfirmingNewGame,
@@ -78,7 +78,7 @@ class Games:
         elif isinstance(p, InGame):
             self.new_game(p.game.variant, p.mode)
 
-    def asks_first(self, intent: StartGame | PlayFriend | OpenJoin) -> bool:
+    def asks_first(self, intent: StartGame | PlayFriend | OpenJoin | JoinRoom) -> bool:
         """On the mode screen over a game against the computer going on, which ``intent`` would
         abandon: ask first (True: asked; the player confirms or cancels)."""
         p = self.c.phase
@@ -105,6 +105,9 @@ class Games:
                 case OpenJoin():
                     self._resign_left(p.left)
                     self.c.friend_play.open_join()
+                case JoinRoom(link=link):
+                    self._resign_left(p.left)
+                    self.c.friend_play.join(link)
 
     def _resign_left(self, left: TurnPhase) -> None:
         """Resign the game left on the mode screen (its result recorded and saved, as resigning does)."""

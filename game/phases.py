@@ -24,10 +24,11 @@ Every phase on the game screen carries the game and its mode, so neither is ever
     a game against the computer going on, the player having moved
                 --PlayAgain--> ConfirmingNewGame(under=its phase), a question as ConfirmingResign is
                                --ConfirmNewGame--> the new game (the one left counts as a loss)
-    ChoosingMode(left=such a game) --StartGame, PlayFriend, OpenJoin--> ChoosingMode(left, asking=that intent)
+    ChoosingMode(left=such a game) --StartGame, PlayFriend, OpenJoin, JoinRoom--> ChoosingMode(left, asking=that intent)
                                    --ConfirmNewGame--> the new game (the one left counts as a loss), or
                                                        the room screen (the one left resigned)
                                    --Cancel--> ChoosingMode(left)
+    a game phase --JoinRoom (a link on the command line)--> ChoosingMode(left=that phase), and on as there
     any phase but ReadingHelp --OpenHelp (F1, "Rules", a refusal pressed)--> ReadingHelp(back=that phase)
     ReadingHelp --OpenHelp--> ReadingHelp (another page or section, the same back)
                 --CloseHelp, Cancel (Back, Esc)--> back, unchanged: the opponent's reply waits meanwhile
@@ -75,7 +76,7 @@ if TYPE_CHECKING:  # engine.game loads with the first game: the mode screen need
     from engine.game import Game
     from game.editor import Setup, Tool
     from game.files import Listing
-    from game.intents import OpenJoin, PlayFriend, StartGame
+    from game.intents import JoinRoom, OpenJoin, PlayFriend, StartGame
 
 
 class Screen(enum.Enum):
@@ -156,10 +157,11 @@ class ChoosingMode:
     """The mode screen. ``left`` is the game the player left for it ("Change mode"), which "Back to
     the game in progress" resumes; None at launch. ``asking``: the new game the player chose while
     ``left`` is a game against the computer going on, waiting for them to confirm abandoning it (for
-    a friend's game, ``PlayFriend`` or ``OpenJoin``: the game left is resigned)."""
+    a friend's game, ``PlayFriend``, ``OpenJoin`` or ``JoinRoom``, a link given on the command line:
+    the game left is resigned)."""
 
     left: TurnPhase | None = None
-    asking: StartGame | PlayFriend | OpenJoin | None = None
+    asking: StartGame | PlayFriend | OpenJoin | JoinRoom | None = None
     screen: ClassVar[Screen] = Screen.MODE
 
 

@@ -303,3 +303,38 @@ def test_a_window_opened_with_a_link_goes_straight_into_the_room(open_app):
             assert c.mode.room.link == joined.link
         finally:
             host.close()
+
+
+def test_a_link_given_at_launch_over_a_game_in_progress_asks_before_leaving_it(open_app, tmp_path):
+    from game.intents import Cancel, ConfirmNewGame, JoinRoom
+    from game.storage import Storage
+
+    game = Game(AMERICAN)
+    for text in ("11-15", "23-19"):  # the player (Black) has moved: leaving the game counts as a loss
+        game.play(text)
+    Storage(tmp_path).save_game({"mode": {"level": "easy", "human": "black"}, "flipped": False, "over": False,
+                                 "game": game.to_dict()})
+    with EmbeddedServer("127.0.0.1") as server:
+        host = RoomClient(server.url)
+        try:
+            host.create("american")
+            joined = wait_for(lambda: next((e for e in host.poll() if isinstance(e, Joined)), None), 30, "the room")
+            asked = lambda app: isinstance(app.controller.phase, ChoosingMode) and app.controller.phase.asking  # noqa: E731
+            app = open_app(SIZE, until=asked, link=joined.link)
+            c = app.controller
+            assert c.phase.asking == JoinRoom(joined.link) and c.phase.left.game.moves == game.moves
+            app.ui.render(c, 0.0)
+            assert "btn:Yes, new game" in {h.id for h in app.ui.hits}, "the question is on the mode screen"
+            app.dispatch(Cancel())
+            assert isinstance(c.phase, ChoosingMode) and c.phase.asking is None and not c.game.is_over, "kept"
+            assert Storage(tmp_path).results() == {}
+            app.dispatch(JoinRoom(joined.link))  # as the link would have, once more
+            app.dispatch(ConfirmNewGame())
+            deadline = time.monotonic() + 30
+            while not c.vs_friend:
+                assert time.monotonic() < deadline, "the friend's game never began"
+                app.step()
+            assert c.mode.room.link == joined.link and c.game.moves == []
+            assert c.storage.results()["american"]["easy"]["loss"] == 1
+        finally:
+            host.close()

@@ -567,3 +567,44 @@ def test_this_computers_room_server_failing_on_every_port_says_the_port(make_pla
                        "other free port. Restart the game and try again, or set a room server under Settings, "
                        "“Room server”."]
     assert any("not allowed to listen on port 0" in r.getMessage() for r in caplog.records), "the details are in the log"
+
+
+def test_a_link_given_at_launch_over_a_computer_game_asks_first_and_counts_it_lost(make_player, tmp_path):
+    host = make_player("host")
+    link = open_room(host)
+    last_run = Controller(opponent=ScriptedOpponent(), storage=Storage(tmp_path / "guest"))
+    last_run.handle(StartGame(Level.EASY))
+    last_run.handle(PlayMoveFromList(last_run.legal_moves()[0]))
+    last_run.opponent.reply_first_legal()
+    last_run.update()
+    last_run.close()
+    guest = make_player("guest")  # launched with the link: the game in progress comes back first, then the link
+    assert guest.expect_saved_game() and guest.restore()
+    game = guest.game
+    guest.handle(JoinRoom(link))
+    assert isinstance(guest.phase, ChoosingMode) and guest.phase.asking == JoinRoom(link), "asked first"
+    assert guest.phase.left.game is game and guest.friend is None and guest.storage.results() == {}
+    guest.handle(Cancel())
+    assert isinstance(guest.phase, ChoosingMode) and guest.phase.asking is None and not game.is_over, "kept"
+    guest.handle(ContinueSaved())
+    assert guest.game is game and guest.is_human_turn()
+    guest.handle(JoinRoom(link))
+    guest.handle(ConfirmNewGame())
+    assert isinstance(guest.phase, JoiningRoom)
+    assert game.outcome is not None and game.outcome.reason is Reason.RESIGNATION
+    assert guest.storage.results()["american"]["easy"]["loss"] == 1, "a loss at its level, as resigning counts it"
+    seated(host, guest)
+    assert guest.mode.room.link == link and guest.game.moves == []
+
+
+def test_a_link_given_at_launch_over_a_game_that_counts_for_nothing_joins_at_once(make_player):
+    host = make_player("host")
+    link = open_room(host)
+    guest = make_player("guest")
+    guest.handle(StartGame(None))  # two players on this device
+    guest.handle(PlayMoveFromList(guest.legal_moves()[0]))
+    game = guest.game
+    guest.handle(JoinRoom(link))
+    assert isinstance(guest.phase, JoiningRoom) and guest.phase.left.game is game
+    seated(host, guest)
+    assert guest.storage.results() == {} and not game.is_over
