@@ -12,6 +12,7 @@
     python -m engine egdb probe [--variant V] --fen FEN [--plies-left N] [--json]
     python -m engine egdb info [--json]      |      python -m engine egdb verify [--variant V|all]
     python -m engine book build --variant american | probe [--moves "11-15 23-19"]   (the opening book)
+    python -m engine tune generate|fit|hand --variant V ...           (the evaluation's weights: engine/tuning.py)
     python -m engine timeuse --level hard --moves 200 [--variant V]   (wall time and depth per move)
 """
 
@@ -329,6 +330,10 @@ def build_parser() -> argparse.ArgumentParser:
     from .book import add_arguments as add_book_arguments
 
     add_book_arguments(p)
+    p = sub.add_parser("tune", help="the evaluation's weights: generate self-play data, fit them, or write the hand-set ones")
+    from .tuning import add_arguments as add_tuning_arguments
+
+    add_tuning_arguments(p)
     p = sub.add_parser("timeuse", help="time a level's moves in self-play: distribution of wall times and depths")
     from .timeuse import add_arguments as add_timeuse_arguments
     from .timeuse import cmd_timeuse

@@ -1,34 +1,40 @@
-"""Static evaluation (numba), one entry of weights per game (``EVALUATIONS``), weights as data.
+"""Static evaluation (numba): a weighted sum of feature counts, the weights fitted to self-play games.
 
 The kernel ``evaluate`` scores a quiet position (the search never calls it with a capture pending for
-the side to move) in centi-men from the side to move's point of view. It reads one record,
-:class:`EvalTables`, built once per variant by :func:`eval_tables` (a new table is a new field there):
+the side to move) in centi-men from the side to move's point of view. Its linear part is
+``dot(weights, features) // 256`` exactly (the dot product negated first for Black to move;
+``features`` is the same kernel run to record the counts: one code path), where
 
-* ``weights`` (int64, indexed by the ``W_*`` names below): the numbers a match may tune;
-* ``tables`` (int64 [T_COUNT, 64]): per-square values derived from the weights (piece-square tables);
-* ``masks`` (uint64 [MK_COUNT, 64]): per-square bitboards (the runaway cones) and, in column 0 of the
-  ``MK_*`` single-mask rows, whole-board masks (back rank guards, wings).
+* a feature is a count of White's pieces or patterns minus the same count of Black's, Black's seen
+  from its own side of the board (its squares turned 180 degrees), so the two sides share the weights;
+* each count goes into an opening and an ending slot, in the proportions ``phase`` and ``256 - phase``
+  (``phase`` = 256 with every piece on the board, 0 with none): two weight rows, ``[2, F]``;
+* the weights live as data in ``engine/weights/<variant>.json``, written with the command that made
+  them: American checkers' are fitted by ``engine.tuning`` (logistic regression on the results of
+  self-play games); International draughts' are still the hand-set numbers of the evaluation before
+  (``python -m engine tune hand``: the same terms in these features), as the first fit lost to them.
 
-Terms, as players of the two games name them (sources: the specification's strategy tips, shared/
-seeds/000; Cake and Scan's evaluation for which features matter; the numbers are first guesses to be
-tuned by matches):
+Features (the order of the weight rows; ``feature_names`` spells it out), as players name them
+(issue 10; the specification's strategy tips, shared/seeds/000):
 
-1. material: men and kings (a king is worth about 1.4 men in American checkers, where it moves one
-   square, and about 3 men in International draughts, where it flies);
-2. men on their squares, tapered between opening and ending: advancement (tempo) counts more as the
-   board empties, the centre counts in the middlegame, the side edges are passive;
-3. back rank guard: men kept on the key squares of one's own crowning row (the bridge 1+3 / 30+32 in
-   American checkers; 2, 3, 4 / 47, 48, 49 in International: ``Evaluation.key_back_squares``), while
-   the opponent still has men;
-4. kings: the centre is worth more than the edges; a king with no free neighbour square is trapped;
-5. mobility: plain moves of men and one-square king moves, counted with shifts (cheap);
-6. runaway men: a man with no enemy piece in the cone ahead of it gets to crown; the closer the better;
-7. wing balance (International): men spread over both wings rather than piled on one;
-8. endgame: the side ahead is paid for trading down (the fewer the pieces, the more one extra counts);
-   hopeless material (a lone king against at most 3 pieces in International) is scored near level;
-   an advantage fades as the quiet-move counter nears its limit, so the side ahead moves men or
-   trades rather than drift into the automatic draw; in an ending the side ahead brings its kings
-   close to the enemy pieces (to hunt down a king sitting in a corner).
+1. material: men, kings;
+2. trapped kings (no empty square next to them); mobility of men and of kings (plain one-square moves);
+3. wing balance: ``|men on the left - men on the right|`` (a pile on one wing is weak on 10x10);
+4. the hunt: in an ending (a third of the pieces or fewer), the side ahead in material (a king counted
+   as 1.5 men with short kings, 3 with flying ones) counts the steps from each of its kings to the
+   nearest enemy piece (counted against it);
+5. the opposition ("the move"): in an ending, whether the side to move has the move (an odd number of
+   pieces in its system: the columns 0, 2, 4, ... from its own side) or the other side has it;
+6. men by square (piece-square table: advancement, tempo, centre, edges, the dog holes);
+7. kings by square (centre, double corners);
+8. the back rank: the index of the pattern of one's own men on one's own back row (2^W patterns: the
+   bridge 1+3 / 30+32 is one of them), while the other side has men, so the fit says which guards are
+   worth keeping, and when;
+9. runaway men: a man with no enemy piece in the cone ahead of it, by the rows it still has to go.
+
+Two rules sit outside the fit: a lone king against at most three pieces, where the variant's endgame
+rule draws them, scores a sixteenth (``DRAWISH``); and an advantage fades as the quiet-move counter
+nears its limit, so the side ahead moves men or trades rather than drift into the automatic draw.
 
 Changing the numbers needs no compilation (they are arguments). A change to the *code* of ``evaluate``
 recompiles the search that inlines it: the kernel cache is keyed by a hash of every kernel source
@@ -37,8 +43,9 @@ recompiles the search that inlines it: the kernel cache is keyed by a hash of ev
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
 from functools import lru_cache
+from importlib import resources
 from typing import NamedTuple
 
 import numpy as np
@@ -46,96 +53,89 @@ import numpy as np
 from . import _board
 from ._jit import kernel
 from ._movegen import lsb, popcount
-from .variants import AMERICAN, INTERNATIONAL, Variant
+from .variants import Variant
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
 
-# --- weights (index names) ---------------------------------------------------------------------
-W_MAN = 0  # a man
-W_KING = 1  # a king
-W_ADV_OPEN = 2  # per row a man has advanced, full board
-W_ADV_END = 3  # per row a man has advanced, empty board
-W_CENTER_MAN = 4  # a man on a central square (middlegame)
-W_EDGE_MAN = 5  # a man on a side edge (usually negative)
-W_CENTER_KING = 6  # per step a king stands closer to the centre
-W_BACK = 7  # a man on a key back-rank square while the opponent has men
-W_MOBILITY = 8  # per plain move
-W_RUNAWAY = 9  # a man with a free path, about to crown
-W_RUNAWAY_STEP = 10  # less per row it still has to go
-W_TRAPPED_KING = 11  # a king with no free neighbour square (penalty, positive number)
-W_TRADE = 12  # percent added to a material lead as the board empties
-W_BALANCE = 13  # per man of difference between the two wings (penalty)
-W_DRAWISH = 14  # divide the score by this in a hopeless ending
-W_HUNT = 15  # ending, side ahead: per step between each of its kings and the nearest enemy piece
-W_COUNT = 16
+WEIGHTS_DIR = "weights"  # inside the engine package: <variant name>.json
+# variant name -> the weights it plays with: those fitted for the named variant, in WEIGHTS_DIR/<name>.json
+# (a new rule set needs an entry; its board size sets the feature layout, so weights of the same board
+# size fit until its own are fitted)
+EVALUATIONS = {"american": "american", "international": "international"}
+DRAWISH = 16  # a lone king against at most 3 pieces, drawn by the endgame rule: the score divided by this
+PHASE_ONE = 256  # the phase of a full board
+
+# --- features: scalar counts first, then the per-square and per-pattern blocks -------------------
+F_MAN, F_KING, F_TRAPPED_KING, F_MOBILITY_MAN, F_MOBILITY_KING, F_BALANCE, F_HUNT, F_THE_MOVE = range(8)
+F_SCALARS = 8
+SCALAR_NAMES = ("man", "king", "trapped_king", "mobility_man", "mobility_king", "balance", "hunt", "the_move")
+# info vector (int64) indexed by I_*
+(I_SQUARES, I_WIDTH, I_START, I_ENDGAME_RULE, I_OFF_MAN, I_OFF_KING, I_OFF_BACK, I_OFF_RUNAWAY, I_FEATURES,
+ I_KING_HALVES) = range(10)
+I_COUNT = 10
+# what a king counts for, in half men, when the hunt asks which side is ahead (a short king is worth
+# about 1.5 men, a flying one about 3)
+KING_HALVES = {False: 3, True: 6}
+# single masks (uint64) indexed by S_*
+S_VALID, S_LEFT, S_SYSTEM_WHITE, S_SYSTEM_BLACK = range(4)
+S_COUNT = 4
 
 
+class EvalTables(NamedTuple):
+    """What ``evaluate`` reads, read-only."""
 
-@dataclass(frozen=True)
-class Evaluation:
-    """A variant's evaluation data: its weights (in ``W_*`` order) and the key squares of Black's back
-    rank that a guard keeps (White's are the same squares turned 180 degrees)."""
+    weights: np.ndarray  # int64 [2, F]: the opening and ending weight of each feature
+    info: np.ndarray  # int64 [I_COUNT]: sizes and block offsets
+    own: np.ndarray  # int64 [2, 64]: a white (row 0) / black (row 1) piece's square index (0-based) from its side
+    cones: np.ndarray  # uint64 [2, 64]: the squares ahead of a white / black man (its path to crowning)
+    row_col: np.ndarray  # int64 [2, 64]: row and column of each bit, as seen from White
+    masks: np.ndarray  # uint64 [S_COUNT]
+    no_out: np.ndarray  # int64 [1, 1], never written: ``out`` of the evaluation that records nothing
 
-    weights: tuple[int, ...]
-    key_back_squares: tuple[int, ...]
+
+def feature_count(variant: Variant) -> int:
+    """F, the number of features of a variant (its board size sets it)."""
+    return F_SCALARS + 2 * variant.squares + (1 << variant.row_width) + variant.size
 
 
-EVALUATIONS = {
-    # American: centre 6 -> 10, back rank 10 -> 25, mobility 2 -> 4 won a 600-game match at depth 6
-    # against the first guesses (+50 +- 21 Elo)
-    AMERICAN.name: Evaluation(weights=(
-        100,  # W_MAN
-        140,  # W_KING
-        1,  # W_ADV_OPEN
-        6,  # W_ADV_END
-        10,  # W_CENTER_MAN
-        -4,  # W_EDGE_MAN
-        4,  # W_CENTER_KING
-        25,  # W_BACK
-        4,  # W_MOBILITY
-        70,  # W_RUNAWAY
-        8,  # W_RUNAWAY_STEP
-        20,  # W_TRAPPED_KING
-        60,  # W_TRADE
-        0,  # W_BALANCE
-        8,  # W_DRAWISH
-        3,  # W_HUNT
-    ), key_back_squares=(1, 3)),  # the bridge
-    INTERNATIONAL.name: Evaluation(weights=(
-        100,  # W_MAN
-        300,  # W_KING
-        1,  # W_ADV_OPEN
-        6,  # W_ADV_END
-        5,  # W_CENTER_MAN
-        -5,  # W_EDGE_MAN
-        3,  # W_CENTER_KING
-        6,  # W_BACK
-        1,  # W_MOBILITY
-        90,  # W_RUNAWAY
-        8,  # W_RUNAWAY_STEP
-        30,  # W_TRAPPED_KING
-        60,  # W_TRADE
-        3,  # W_BALANCE
-        16,  # W_DRAWISH
-        2,  # W_HUNT
-    ), key_back_squares=(2, 3, 4)),
-}
+def feature_names(variant: Variant) -> list[str]:
+    """The name of each feature, in the weights' order."""
+    names = list(SCALAR_NAMES)
+    names += [f"man_{sq}" for sq in range(1, variant.squares + 1)]
+    names += [f"king_{sq}" for sq in range(1, variant.squares + 1)]
+    names += [f"back_{pattern:0{variant.row_width}b}" for pattern in range(1 << variant.row_width)]
+    names += [f"runaway_{rows}" for rows in range(variant.size)]
+    assert len(names) == feature_count(variant)
+    return names
 
-# --- tables rows (per-square numbers the loops over single pieces read) --------------------------------
-T_TOGO_W, T_TOGO_B, T_COL = range(3)
-T_COUNT = 3
-# --- masks rows: cones per square, then single masks in column 0, then bit planes -------------------------
-MK_CONE_W, MK_CONE_B, MK_SINGLE, MK_PLANES = 0, 1, 2, 3
-S_BACK_W, S_BACK_B, S_LEFT, S_RIGHT, S_VALID, S_CENTRAL, S_EDGE = 0, 1, 2, 3, 4, 5, 6
-MK_COUNT = 4
-# the rule info the kernel needs beyond the weights (kept in the single masks' row, as numbers)
-S_START_PIECES, S_WIDTH, S_ENDGAME_RULE = 8, 9, 10
-# Per-square counts (rows advanced, king steps from the edge) summed over a set of pieces with a few
-# popcounts: row MK_PLANES holds PLANE_BITS bit planes of each count, plane k in column base + k, so
-# that sum = sum_k 2^k popcount(pieces & plane_k) (no loop over the pieces).
-PLANE_BITS = 4
-P_ADV_W, P_ADV_B, P_KING_CENTRE = 0, PLANE_BITS, 2 * PLANE_BITS
+
+def _fitted_for(variant: Variant) -> str:
+    try:
+        return EVALUATIONS[variant.name]
+    except KeyError:
+        raise ValueError(f"no evaluation for {variant.title}: add its entry to engine._eval.EVALUATIONS") from None
+
+
+def weights_path(variant: Variant):
+    """The package's weights file that a variant plays with."""
+    return resources.files(__package__) / WEIGHTS_DIR / f"{_fitted_for(variant)}.json"
+
+
+def check_weights(variant: Variant, vector, where: str) -> tuple[int, ...]:
+    """``vector`` as a tuple, if it is 2F whole numbers (opening row, then ending row)."""
+    n = 2 * feature_count(variant)
+    if not isinstance(vector, (list, tuple)) or len(vector) != n or not all(isinstance(x, int) for x in vector):
+        raise ValueError(f"{where}: {variant.name} needs {n} whole numbers (opening, then ending weights)")
+    return tuple(vector)
+
+
+@lru_cache(maxsize=None)
+def default_weights(variant: Variant) -> tuple[int, ...]:
+    """The fitted weights shipped with the package (``engine/weights``)."""
+    path = weights_path(variant)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return check_weights(variant, data.get(_fitted_for(variant)), str(path))
 
 
 def _geometry(variant: Variant):
@@ -150,91 +150,85 @@ def _geometry(variant: Variant):
     return out
 
 
-class EvalTables(NamedTuple):
-    """What ``evaluate`` reads, read-only (see the module docstring)."""
-
-    weights: np.ndarray  # int64 [W_COUNT]
-    tables: np.ndarray  # int64 [T_COUNT, 64]
-    masks: np.ndarray  # uint64 [MK_COUNT, 64]
-
-
 @lru_cache(maxsize=None)
 def eval_tables(variant: Variant, weights: tuple[int, ...] | None = None) -> EvalTables:
-    """The tables ``evaluate`` reads; ``weights`` overrides the variant's defaults (a match tries other
-    numbers this way)."""
-    try:
-        evaluation = EVALUATIONS[variant.name]
-    except KeyError:
-        raise ValueError(f"no evaluation for {variant.title}: add its entry to engine._eval.EVALUATIONS") from None
-    wts = np.array(evaluation.weights if weights is None else weights, dtype=np.int64)
-    assert wts.shape == (W_COUNT,)
-    size = variant.size
-    tables = np.zeros((T_COUNT, 64), dtype=np.int64)
-    masks = np.zeros((MK_COUNT, 64), dtype=np.uint64)
+    """The tables ``evaluate`` reads; ``weights`` (2F numbers: the opening row, then the ending row)
+    overrides the variant's fitted ones (a match tries other numbers this way)."""
+    f = feature_count(variant)
+    wts = np.array(default_weights(variant) if weights is None else check_weights(variant, weights, "weights"),
+                   dtype=np.int64).reshape(2, f)
+    size, squares, w = variant.size, variant.squares, variant.row_width
+    own = np.full((2, 64), -1, dtype=np.int64)
+    cones = np.zeros((2, 64), dtype=np.uint64)
+    row_col = np.zeros((2, 64), dtype=np.int64)
     geo = _geometry(variant)
-    mid_lo, mid_hi = size // 2 - 2, size // 2 + 1  # central rows
-    centre = (size - 1) / 2
-    central_mask = edge_mask = 0
-    for bit, row, col in geo:
-        if 2 <= col <= size - 3 and mid_lo <= row <= mid_hi:
-            central_mask |= 1 << bit
-        if col == 0 or col == size - 1:
-            edge_mask |= 1 << bit
-        dist = int(max(abs(row - centre), abs(col - centre)))  # 0 in the middle ... size/2 - 1 at the edge
-        for base, count in ((P_ADV_W, size - 1 - row), (P_ADV_B, row), (P_KING_CENTRE, size // 2 - 1 - dist)):
-            assert 0 <= count < 1 << PLANE_BITS
-            for k in range(PLANE_BITS):
-                if count >> k & 1:
-                    masks[MK_PLANES, base + k] |= np.uint64(1 << bit)
-        tables[T_TOGO_W, bit] = row
-        tables[T_TOGO_B, bit] = size - 1 - row
-        tables[T_COL, bit] = col
+    left = system_white = system_black = 0
+    for sq, (bit, row, col) in enumerate(geo, start=1):
+        own[0, bit] = sq - 1
+        own[1, bit] = squares - sq
+        row_col[0, bit] = row
+        row_col[1, bit] = col
         cone_w = cone_b = 0
         for bit2, row2, col2 in geo:
             if row2 < row and abs(col2 - col) <= row - row2:
                 cone_w |= 1 << bit2
             if row2 > row and abs(col2 - col) <= row2 - row:
                 cone_b |= 1 << bit2
-        masks[MK_CONE_W, bit] = cone_w
-        masks[MK_CONE_B, bit] = cone_b
-    masks[MK_SINGLE, S_CENTRAL] = central_mask
-    masks[MK_SINGLE, S_EDGE] = edge_mask
-    black_back = evaluation.key_back_squares
-    masks[MK_SINGLE, S_BACK_W] = _board.bitboard_of(variant, (variant.squares + 1 - sq for sq in black_back))
-    masks[MK_SINGLE, S_BACK_B] = _board.bitboard_of(variant, black_back)
-    left = right = 0
-    for bit, _row, col in geo:
+        cones[0, bit] = cone_w
+        cones[1, bit] = cone_b
         if col < size // 2:
             left |= 1 << bit
+        if col % 2 == 0:
+            system_white |= 1 << bit  # columns 0, 2, ... from White's side
         else:
-            right |= 1 << bit
-    masks[MK_SINGLE, S_LEFT] = left
-    masks[MK_SINGLE, S_RIGHT] = right
-    masks[MK_SINGLE, S_VALID] = _board.layout(variant)[1][_board.M_VALID]
-    masks[MK_SINGLE, S_START_PIECES] = 2 * variant.rows_of_men * variant.row_width
-    masks[MK_SINGLE, S_WIDTH] = variant.row_width
-    masks[MK_SINGLE, S_ENDGAME_RULE] = variant.endgame_rule
-    for arr in (wts, tables, masks):
+            system_black |= 1 << bit  # the same from Black's side (the board turned)
+    masks = np.zeros(S_COUNT, dtype=np.uint64)
+    masks[S_VALID] = _board.layout(variant)[1][_board.M_VALID]
+    masks[S_LEFT] = left
+    masks[S_SYSTEM_WHITE] = system_white
+    masks[S_SYSTEM_BLACK] = system_black
+    info = np.zeros(I_COUNT, dtype=np.int64)
+    info[I_SQUARES] = squares
+    info[I_WIDTH] = w
+    info[I_START] = 2 * variant.rows_of_men * w
+    info[I_ENDGAME_RULE] = variant.endgame_rule
+    info[I_OFF_MAN] = F_SCALARS
+    info[I_OFF_KING] = F_SCALARS + squares
+    info[I_OFF_BACK] = F_SCALARS + 2 * squares
+    info[I_OFF_RUNAWAY] = F_SCALARS + 2 * squares + (1 << w)
+    info[I_FEATURES] = f
+    info[I_KING_HALVES] = KING_HALVES[variant.flying_kings]
+    for arr in (wts, info, own, cones, row_col, masks):
         arr.setflags(write=False)
-    return EvalTables(wts, tables, masks)
+    # no_out stays writable so that features and evaluate share one compiled _linear (never written)
+    return EvalTables(wts, info, own, cones, row_col, masks, np.zeros((1, 1), dtype=np.int64))
 
 
 @kernel
-def _plane_sum(pieces, masks, base):
-    """The sum over ``pieces`` of the per-square count stored as bit planes at ``base``."""
-    total = np.int64(0)
-    for k in range(PLANE_BITS):
-        total += popcount(pieces & masks[MK_PLANES, base + k]) << k
-    return total
+def _record(out, record, i, count, phase):
+    """Add ``count`` of feature ``i`` to the opening and ending slots of ``out`` (when recording)."""
+    if record:
+        out[0, i] += count * phase
+        out[1, i] += count * (PHASE_ONE - phase)
 
 
 @kernel
-def evaluate(white, black, kings, color, quiet_plies, quiet_limit, ev):
-    """Score of a quiet position for the side ``color`` to move, in centi-men (numbered steps in the
-    module docstring). ``ev`` is the variant's :class:`EvalTables`."""
-    weights = ev.weights
-    tables = ev.tables
+def _linear(white, black, kings, color, ev, out, record):
+    """White's score times 256 (the dot product of the weights and the phase-weighted counts), and the
+    phase; with ``record`` it also adds the counts to ``out`` (``features``)."""
+    w0 = ev.weights[0]
+    w1 = ev.weights[1]
+    info = ev.info
+    own = ev.own
     masks = ev.masks
+    squares = info[I_SQUARES]
+    width = info[I_WIDTH]
+    start = info[I_START]
+    off_man = info[I_OFF_MAN]
+    off_king = info[I_OFF_KING]
+    off_back = info[I_OFF_BACK]
+    off_run = info[I_OFF_RUNAWAY]
+    back_first = squares - width  # the own-view index of one's own back row's first square
     wm = white & ~kings
     wk = white & kings
     bm = black & ~kings
@@ -244,90 +238,164 @@ def evaluate(white, black, kings, color, quiet_plies, quiet_limit, ev):
     n_bm = popcount(bm)
     n_bk = popcount(bk)
     n_all = n_wm + n_wk + n_bm + n_bk
-    start = np.int64(masks[MK_SINGLE, S_START_PIECES])
-    w = np.int64(masks[MK_SINGLE, S_WIDTH])
-    empty = masks[MK_SINGLE, S_VALID] & ~(white | black)
+    phase = min(PHASE_ONE, n_all * PHASE_ONE // start)
+    empty = masks[S_VALID] & ~(white | black)
+    op = np.int64(0)
+    en = np.int64(0)
     # 1. material
-    material = weights[W_MAN] * (n_wm - n_bm) + weights[W_KING] * (n_wk - n_bk)
-    # 2. + 6. men on their squares (advancement from bit planes, centre and edge masks), tapered; runaways
-    phase = min(256, n_all * 256 // start)
-    central = masks[MK_SINGLE, S_CENTRAL]
-    edge = masks[MK_SINGLE, S_EDGE]
-    adv = _plane_sum(wm, masks, P_ADV_W) - _plane_sum(bm, masks, P_ADV_B)
-    place = weights[W_CENTER_MAN] * (popcount(wm & central) - popcount(bm & central)) \
-        + weights[W_EDGE_MAN] * (popcount(wm & edge) - popcount(bm & edge))
-    opening = weights[W_ADV_OPEN] * adv + place
-    ending = weights[W_ADV_END] * adv
-    runaway = np.int64(0)
+    c = n_wm - n_bm
+    op += w0[F_MAN] * c
+    en += w1[F_MAN] * c
+    _record(out, record, F_MAN, c, phase)
+    c = n_wk - n_bk
+    op += w0[F_KING] * c
+    en += w1[F_KING] * c
+    _record(out, record, F_KING, c, phase)
+    # 2. trapped kings, mobility
+    s1 = np.uint64(width)
+    s2 = np.uint64(width + 1)
+    if (wk | bk) != ZERO:
+        has_free = (empty << s1) | (empty << s2) | (empty >> s1) | (empty >> s2)
+        c = popcount(wk & ~has_free) - popcount(bk & ~has_free)
+        op += w0[F_TRAPPED_KING] * c
+        en += w1[F_TRAPPED_KING] * c
+        _record(out, record, F_TRAPPED_KING, c, phase)
+        c = popcount((wk >> s1) & empty) + popcount((wk >> s2) & empty) + popcount((wk << s1) & empty) \
+            + popcount((wk << s2) & empty) - popcount((bk >> s1) & empty) - popcount((bk >> s2) & empty) \
+            - popcount((bk << s1) & empty) - popcount((bk << s2) & empty)
+        op += w0[F_MOBILITY_KING] * c
+        en += w1[F_MOBILITY_KING] * c
+        _record(out, record, F_MOBILITY_KING, c, phase)
+    c = popcount((wm >> s1) & empty) + popcount((wm >> s2) & empty) \
+        - popcount((bm << s1) & empty) - popcount((bm << s2) & empty)
+    op += w0[F_MOBILITY_MAN] * c
+    en += w1[F_MOBILITY_MAN] * c
+    _record(out, record, F_MOBILITY_MAN, c, phase)
+    # 3. wing balance
+    c = abs(2 * popcount(wm & masks[S_LEFT]) - n_wm) - abs(2 * popcount(bm & masks[S_LEFT]) - n_bm)
+    op += w0[F_BALANCE] * c
+    en += w1[F_BALANCE] * c
+    _record(out, record, F_BALANCE, c, phase)
+    # 4. + 5. endings: the hunt, the opposition
+    if n_all * 3 <= start:
+        lead = 2 * (n_wm - n_bm) + info[I_KING_HALVES] * (n_wk - n_bk)
+        if lead != 0:
+            strong_kings = wk if lead > 0 else bk
+            weak = black if lead > 0 else white
+            hunt = np.int64(0)
+            b = strong_kings
+            while b:
+                sq = lsb(b)
+                b &= b - ONE
+                nearest = np.int64(99)
+                b2 = weak
+                while b2:
+                    sq2 = lsb(b2)
+                    b2 &= b2 - ONE
+                    dist = max(abs(ev.row_col[0, sq] - ev.row_col[0, sq2]), abs(ev.row_col[1, sq] - ev.row_col[1, sq2]))
+                    nearest = min(nearest, dist)
+                if nearest < 99:
+                    hunt += nearest
+            c = -hunt if lead > 0 else hunt
+            op += w0[F_HUNT] * c
+            en += w1[F_HUNT] * c
+            _record(out, record, F_HUNT, c, phase)
+        if color == 0:
+            white_has = (popcount((white | black) & masks[S_SYSTEM_WHITE]) & 1) == 1
+        else:
+            white_has = (popcount((white | black) & masks[S_SYSTEM_BLACK]) & 1) == 0
+        c = np.int64(1) if white_has else np.int64(-1)
+        op += w0[F_THE_MOVE] * c
+        en += w1[F_THE_MOVE] * c
+        _record(out, record, F_THE_MOVE, c, phase)
+    # 6. + 8. + 9. men by square, the back rank, runaways
+    pattern = np.int64(0)
     b = wm
     while b:
         sq = lsb(b)
         b &= b - ONE
-        if (masks[MK_CONE_W, sq] & black) == ZERO:
-            runaway += max(0, weights[W_RUNAWAY] - weights[W_RUNAWAY_STEP] * (tables[T_TOGO_W, sq] - 1))
+        s = own[0, sq]
+        op += w0[off_man + s]
+        en += w1[off_man + s]
+        _record(out, record, off_man + s, 1, phase)
+        if s >= back_first:
+            pattern |= np.int64(1) << (s - back_first)
+        if (ev.cones[0, sq] & black) == ZERO:
+            i = off_run + s // width
+            op += w0[i]
+            en += w1[i]
+            _record(out, record, i, 1, phase)
+    if n_bm > 0:  # guards matter while the other side has men to crown
+        op += w0[off_back + pattern]
+        en += w1[off_back + pattern]
+        _record(out, record, off_back + pattern, 1, phase)
+    pattern = np.int64(0)
     b = bm
     while b:
         sq = lsb(b)
         b &= b - ONE
-        if (masks[MK_CONE_B, sq] & white) == ZERO:
-            runaway -= max(0, weights[W_RUNAWAY] - weights[W_RUNAWAY_STEP] * (tables[T_TOGO_B, sq] - 1))
-    score = material + (opening * phase + ending * (256 - phase)) // 256 + runaway
-    # 3. back rank guard
-    if n_bm > 0:
-        score += weights[W_BACK] * popcount(wm & masks[MK_SINGLE, S_BACK_W])
+        s = own[1, sq]
+        op -= w0[off_man + s]
+        en -= w1[off_man + s]
+        _record(out, record, off_man + s, -1, phase)
+        if s >= back_first:
+            pattern |= np.int64(1) << (s - back_first)
+        if (ev.cones[1, sq] & white) == ZERO:
+            i = off_run + s // width
+            op -= w0[i]
+            en -= w1[i]
+            _record(out, record, i, -1, phase)
     if n_wm > 0:
-        score -= weights[W_BACK] * popcount(bm & masks[MK_SINGLE, S_BACK_B])
-    # 4. kings: centre (bit planes), trapped (no free neighbour square: shifts of the empty squares)
-    s1 = np.uint64(w)
-    s2 = np.uint64(w + 1)
-    if (wk | bk) != ZERO:
-        score += weights[W_CENTER_KING] * (_plane_sum(wk, masks, P_KING_CENTRE) - _plane_sum(bk, masks, P_KING_CENTRE))
-        has_free = (empty << s1) | (empty << s2) | (empty >> s1) | (empty >> s2)
-        score -= weights[W_TRAPPED_KING] * (popcount(wk & ~has_free) - popcount(bk & ~has_free))
-    # 5. mobility (plain moves; captures are the search's business)
-    mob_w = popcount((wm >> s1) & empty) + popcount((wm >> s2) & empty)
-    mob_b = popcount((bm << s1) & empty) + popcount((bm << s2) & empty)
-    mob_w += popcount((wk >> s1) & empty) + popcount((wk >> s2) & empty) \
-        + popcount((wk << s1) & empty) + popcount((wk << s2) & empty)
-    mob_b += popcount((bk >> s1) & empty) + popcount((bk >> s2) & empty) \
-        + popcount((bk << s1) & empty) + popcount((bk << s2) & empty)
-    score += weights[W_MOBILITY] * (mob_w - mob_b)
-    # 7. wing balance
-    if weights[W_BALANCE] != 0:
-        lw = popcount(wm & masks[MK_SINGLE, S_LEFT])
-        lb = popcount(bm & masks[MK_SINGLE, S_LEFT])
-        score -= weights[W_BALANCE] * (abs(2 * lw - n_wm) - abs(2 * lb - n_bm))
-    # 8. endgame: trade down when ahead; hopeless endings; the quiet-move counter
-    if material != 0:
-        score += material * weights[W_TRADE] * (start - n_all) // (100 * start)
-    n_w = n_wm + n_wk
-    n_b = n_bm + n_bk
-    if weights[W_DRAWISH] > 1:
-        # a lone king against at most 3 pieces, where the endgame rule draws these (International)
-        if masks[MK_SINGLE, S_ENDGAME_RULE] != ZERO and \
-                ((n_w == 1 and n_wk == 1 and n_b <= 3) or (n_b == 1 and n_bk == 1 and n_w <= 3)):
-            score //= weights[W_DRAWISH]
-    if material != 0 and n_all * 3 <= start and weights[W_HUNT] != 0:
-        strong_kings = wk if material > 0 else bk
-        weak = black if material > 0 else white
-        hunt = np.int64(0)
-        b = strong_kings
-        while b:
-            sq = lsb(b)
-            b &= b - ONE
-            nearest = np.int64(99)
-            b2 = weak
-            while b2:
-                sq2 = lsb(b2)
-                b2 &= b2 - ONE
-                # king steps between the two squares (rows and columns; T_TOGO_W is the row)
-                dist = max(abs(tables[T_TOGO_W, sq] - tables[T_TOGO_W, sq2]),
-                           abs(tables[T_COL, sq] - tables[T_COL, sq2]))
-                nearest = min(nearest, dist)
-            if nearest < 99:
-                hunt += nearest
-        score += -weights[W_HUNT] * hunt if material > 0 else weights[W_HUNT] * hunt
+        op -= w0[off_back + pattern]
+        en -= w1[off_back + pattern]
+        _record(out, record, off_back + pattern, -1, phase)
+    # 7. kings by square
+    b = wk
+    while b:
+        sq = lsb(b)
+        b &= b - ONE
+        s = own[0, sq]
+        op += w0[off_king + s]
+        en += w1[off_king + s]
+        _record(out, record, off_king + s, 1, phase)
+    b = bk
+    while b:
+        sq = lsb(b)
+        b &= b - ONE
+        s = own[1, sq]
+        op -= w0[off_king + s]
+        en -= w1[off_king + s]
+        _record(out, record, off_king + s, -1, phase)
+    return op * phase + en * (PHASE_ONE - phase)
+
+
+@kernel
+def features(white, black, kings, color, ev, out):
+    """Add the position's phase-weighted feature counts (White minus Black) to ``out`` (int64 [2, F]):
+    ``evaluate``'s linear part, from White's view, is ``(out * ev.weights).sum() // 256``."""
+    _linear(white, black, kings, color, ev, out, True)
+
+
+@kernel
+def features_of(white, black, kings, color, ev, out):
+    """``features`` of many positions: row n of ``out`` (int64 [N, 2, F], zeroed) for position n."""
+    for n in range(white.shape[0]):
+        _linear(white[n], black[n], kings[n], color[n], ev, out[n], True)
+
+
+@kernel
+def evaluate(white, black, kings, color, quiet_plies, quiet_limit, ev):
+    """Score of a quiet position for the side ``color`` to move, in centi-men (see the module
+    docstring): ``(±dot(weights, features)) // 256``, + for White to move. ``ev`` is the variant's
+    :class:`EvalTables`."""
+    linear = _linear(white, black, kings, color, ev, ev.no_out, False)
+    score = (linear if color == 0 else -linear) // PHASE_ONE  # rounded alike for both colours
+    if ev.info[I_ENDGAME_RULE] != 0:
+        n_w = popcount(white)
+        n_b = popcount(black)
+        if (n_w == 1 and (white & kings) != ZERO and n_b <= 3) or (n_b == 1 and (black & kings) != ZERO and n_w <= 3):
+            score //= DRAWISH
     half = quiet_limit // 2
     if quiet_plies > half and quiet_limit > half:
         score = score * (quiet_limit - quiet_plies) // (quiet_limit - half)
-    return score if color == 0 else -score
+    return score

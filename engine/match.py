@@ -72,7 +72,7 @@ class Player:
     """A configuration: a level of the specification, or explicit limits (depth, movetime in seconds,
     nodes), with a transposition table of ``tt_mb`` megabytes and optionally other evaluation weights:
     ``weights`` names a JSON file holding ``{"american": [...], "international": [...]}`` (variant
-    names from the table, any of them), each a full weight vector in the order of ``engine._eval.W_*``.
+    names from the table, any of them), each a full weight vector (``engine._eval``: the opening row, then the ending row).
     ``egdb``: use the endgame tables (``engine.egdb``; they must be built: a match never builds them).
 
     A level plays its opening book unless ``book`` is False; ``movetime`` with a timed level (Hard)
@@ -178,20 +178,25 @@ class Player:
 
 
 def _load_weights(path: str) -> dict[str, tuple[int, ...]]:
-    """The weight vectors of a ``weights=`` file, checked against the evaluation's length."""
-    from ._eval import W_COUNT
+    """The weight vectors of a ``weights=`` file, checked against each variant's feature count (a file
+    of engine/weights, or one that maps several variant names to vectors; the notes of engine/weights
+    are notes)."""
+    from ._eval import check_weights
 
     try:
         with open(path, encoding="utf-8") as f:
             data = json.load(f)
     except (OSError, json.JSONDecodeError) as err:
         raise ValueError(f"can't read weights file {path!r}: {err}") from None
-    if not isinstance(data, dict) or not data or set(data) - set(VARIANTS):
+    if not isinstance(data, dict):
+        data = {}
+    vectors = {name: vector for name, vector in data.items() if name not in _WEIGHT_NOTES}
+    if not vectors or set(vectors) - set(VARIANTS):
         raise ValueError(f"weights file {path!r} must map variant names ({', '.join(VARIANTS)}) to weight lists")
-    for name, vector in data.items():
-        if not isinstance(vector, list) or len(vector) != W_COUNT or not all(isinstance(x, int) for x in vector):
-            raise ValueError(f"weights file {path!r}: {name} needs {W_COUNT} whole numbers, not {vector!r}")
-    return {name: tuple(vector) for name, vector in data.items()}
+    return {name: check_weights(VARIANTS[name], vector, f"weights file {path!r}") for name, vector in vectors.items()}
+
+
+_WEIGHT_NOTES = ("command", "data", "positions", "scale", "features")  # keys of a weights file that hold no weights
 
 
 # --- scoring ------------------------------------------------------------------------------------

@@ -155,7 +155,7 @@ def _zeroed(entries: int, dtype) -> np.ndarray:
 
 class Searcher:
     """Owns the transposition table, killers, history and the kernel's work arrays; one search at a
-    time. ``weights`` maps a variant name to an evaluation weight vector (in the order of ``_eval.W_*``) to
+    time. ``weights`` maps a variant name to an evaluation weight vector (``_eval``: opening row, then ending row) to
     try other numbers in a match. With ``endgame_tables`` the searcher uses the endgame tables of
     ``engine.egdb`` once they are built (looking for them again every few seconds until then): a root
     they hold is answered from them (the fastest win, the longest loss; a drawn root is searched, the
@@ -507,10 +507,15 @@ def in_opening(game: Game) -> bool:
     return game.ply < 2 * _OPENING_MOVES_EACH and pieces >= _OPENING_PIECES_SHARE * full
 
 
+# "not better": at most a fifth of a man ahead, the positional edges the evaluation sees in level
+# endings (two kings each scores 0 to 13 at the levels' depths)
+_ACCEPT_MARGIN = 20
+
+
 def accepts_draw(searcher: Searcher, game: Game, level: str) -> bool:
     """Whether the computer, to move in ``game``, accepts its opponent's draw offer: never in the
     opening (:func:`in_opening`), otherwise when ``level``'s search says its position is not better
-    (a score of at most 0; Hard thinks for at most 0.5 s)."""
+    (a score of at most ``_ACCEPT_MARGIN``; Hard thinks for at most 0.5 s)."""
     lv = _level(level)
     pos = _context(game)[0]
     if not pos.legal_moves():
@@ -520,7 +525,7 @@ def accepts_draw(searcher: Searcher, game: Game, level: str) -> bool:
     limits = lv.limits(pos.variant)
     if limits.movetime is not None:
         limits = Limits(movetime=0.5)
-    return searcher.search(game, limits).score <= 0
+    return searcher.search(game, limits).score <= _ACCEPT_MARGIN
 
 
 # own offers: only in a long, quiet, level game, and never more often than the game record allows

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from engine import AMERICAN, INTERNATIONAL
-from engine._eval import EVALUATIONS
+from engine._eval import default_weights
 from engine.game import Game
 from engine.match import Player, _resigning, elo, elo_with_margin, run_match
 from engine.openings import AMERICAN_BALLOTS, INTERNATIONAL_OPENINGS, openings_for
@@ -57,7 +57,7 @@ def test_player_settings(tmp_path):
         with pytest.raises(ValueError, match=why):
             Player.parse(bad)
     weights = tmp_path / "w.json"
-    weights.write_text(json.dumps({"american": list(EVALUATIONS["american"].weights)}))
+    weights.write_text(json.dumps({"american": list(default_weights(AMERICAN))}))
     assert Player.parse(f"depth=2,weights={weights}").weights == str(weights)
     weights.write_text(json.dumps({"american": [1, 2, 3]}))
     with pytest.raises(ValueError, match="needs"):

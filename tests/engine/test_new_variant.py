@@ -29,13 +29,13 @@ from engine import Color, Position, Variant, variant_named
 from engine import _search as K
 from engine.__main__ import main as engine_main
 from engine.__main__ import run_perft
-from engine._eval import EVALUATIONS, Evaluation
+from engine._eval import EVALUATIONS
 from engine.game import Game
 from engine.hub import HubEngine, format_position
 from engine.notation import coords_square, square_name
 from engine.pdn import PdnGame, read_text
 from engine.search import Limits, Searcher, choose_move
-from engine.variants import INTERNATIONAL, VARIANTS
+from engine.variants import AMERICAN, INTERNATIONAL, VARIANTS
 
 BRAZILIAN = Variant(
     name="brazilian",
@@ -58,7 +58,7 @@ BRAZILIAN = Variant(
     lone_king_main_diagonal_moves=5,
     aliases=("8x8-international",),
 )
-BRAZILIAN_EVALUATION = Evaluation(weights=EVALUATIONS[INTERNATIONAL.name].weights, key_back_squares=(1, 3))
+BRAZILIAN_EVALUATION = EVALUATIONS[AMERICAN.name]  # the weights file of a board of its size (fitted to checkers)
 
 BRAZILIAN_START = [7, 49, 302, 1_469, 7_473, 37_628, 187_302, 907_830, 4_431_766, 21_560_022, 105_491_257,
                    511_882_477, 2_481_546_396]

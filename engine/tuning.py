@@ -1,0 +1,342 @@
+"""Fitting the evaluation's weights to games ("Texel" tuning), rerunnable by anyone:
+
+    python -m engine tune generate --variant american --games 8000 --nodes 2000 --concurrency 2 --out /tmp/am.npz
+    python -m engine tune fit --variant american --data /tmp/am.npz --out engine/weights/american.json
+
+(the shipped files' "data" and "command" fields hold the exact commands that made them).
+
+``generate`` plays self-play games with a fixed node budget a move (seeded: the same arguments give
+the same games, whatever the concurrency), from the variant's opening set (the ACF three-move ballots, the 10x10 openings of
+``engine.openings``) followed by a few random plies for variety, and keeps every quiet position (no
+capture for the side to move) after the random plies, with the game's result from White's view (1,
+0.5, 0). A game longer than ``--max-plies`` counts as a draw.
+
+``fit`` turns each position into the evaluation's feature counts (``_eval.features``, White minus
+Black, each counted into an opening and an ending slot by the game phase) and fits the weights by
+logistic regression: P(White wins) = sigmoid(dot(w, f)), the cross-entropy to the results (1, 0.5,
+0) plus an L2 penalty on every weight but the material ones, minimised by Newton's method in numpy
+(``--holdout`` compares penalties on held-out positions). The logits are then scaled to centi-men (a
+man's opening and ending values average 100: the scale K of Texel tuning, P = sigmoid(score / K)) and
+written as whole numbers to a JSON file with the commands that made the data and the fit
+(``_eval.default_weights`` reads it; a match player's ``weights=FILE`` too).
+
+``hand`` writes the hand-set evaluation of before (``HAND``) as a weights file of the same features;
+``fit --prior hand`` pulls the fit towards those numbers rather than towards zero (their scale K
+fitted first), for a rule set where a fit from scratch loses to them.
+
+The position files (.npz: white, black, kings, turn, result) stay out of the repository; the weight
+files are package data (engine/weights/).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+import numpy as np
+
+from .game import Game
+from .variants import VARIANTS, Variant, variant_named
+
+
+def _play(variant_name: str, index: int, seed: int, nodes: int, random_plies: int, max_plies: int):
+    """One self-play game: (white, black, kings, turn) of its kept positions and White's result."""
+    from .openings import openings_for
+    from .search import Limits
+
+    variant = VARIANTS[variant_name]
+    searcher = _searcher()
+    searcher.new_game()
+    rng = random.Random(seed * 1_000_003 + index)
+    openings = openings_for(variant)
+    game = Game(variant)
+    for text in openings[index % len(openings)].split():
+        game.play(text)
+    for _ in range(rng.randint(0, random_plies)):
+        if game.is_over:
+            break
+        game.play(rng.choice(game.position.legal_moves()))
+    kept = []
+    while not game.is_over and game.ply < max_plies:
+        pos = game.position
+        if not pos.has_capture():
+            kept.append((pos.white, pos.black, pos.kings, int(pos.turn)))
+        game.play(searcher.search(game, Limits(nodes=nodes)).move)
+    outcome = game.outcome
+    if outcome is None or outcome.winner is None:
+        result = 0.5
+    else:
+        result = 1.0 if int(outcome.winner) == 0 else 0.0
+    return kept, result
+
+
+_SEARCHER = None
+
+
+def _searcher():
+    global _SEARCHER
+    if _SEARCHER is None:
+        from .search import Searcher
+
+        _SEARCHER = Searcher(tt_size_mb=16)
+    return _SEARCHER
+
+
+def _play_many(args: tuple) -> list:
+    variant_name, indices, seed, nodes, random_plies, max_plies = args
+    return [_play(variant_name, i, seed, nodes, random_plies, max_plies) for i in indices]
+
+
+def generate(variant: Variant, games: int, nodes: int, seed: int, random_plies: int = 6, max_plies: int = 300,
+             concurrency: int = 1, out=print) -> dict[str, np.ndarray]:
+    """Play ``games`` self-play games (see the module docstring) and return their quiet positions."""
+    chunks = [(variant.name, list(range(start, min(games, start + 50))), seed, nodes, random_plies, max_plies)
+              for start in range(0, games, 50)]
+    rows: list = []
+    results: list = []
+    started = time.monotonic()
+    scores = [0, 0, 0]
+    with ProcessPoolExecutor(max_workers=concurrency) as pool:
+        played = pool.map(_play_many, chunks) if concurrency > 1 else map(_play_many, chunks)
+        for done, chunk in enumerate(played, start=1):
+            for kept, result in chunk:
+                rows.extend(kept)
+                results.extend([result] * len(kept))
+                scores[int(result * 2)] += 1
+            out(f"{min(games, done * 50)}/{games} games, {len(rows)} positions, White won {scores[2]} drew "
+                f"{scores[1]} lost {scores[0]}, {time.monotonic() - started:.0f} s")
+    arr = np.array(rows, dtype=np.uint64).reshape(-1, 4)
+    return {"white": arr[:, 0], "black": arr[:, 1], "kings": arr[:, 2], "turn": arr[:, 3].astype(np.int8),
+            "result": np.array(results, dtype=np.float32)}
+
+
+def cmd_generate(args) -> int:
+    data = generate(args.variant, args.games, args.nodes, args.seed, args.random_plies, args.max_plies,
+                    args.concurrency)
+    command = (f"python -m engine tune generate --variant {args.variant.name} --games {args.games} --nodes {args.nodes} "
+               f"--seed {args.seed} --random-plies {args.random_plies} --max-plies {args.max_plies}")
+    arrays: dict[str, Any] = {"variant": args.variant.name, "command": command, **data}
+    np.savez_compressed(args.out, **arrays)
+    print(f"wrote {len(data['result'])} positions to {args.out}")
+    return 0
+
+
+def feature_matrix(variant: Variant, data) -> np.ndarray:
+    """The positions' feature counts (float64 [N, 2F]: the opening slots, then the ending slots, each a
+    count times phase / 256), so that ``evaluate``'s linear part is ``matrix @ weights``."""
+    from ._eval import eval_tables, feature_count, features_of
+
+    f = feature_count(variant)
+    ev = eval_tables(variant, (0,) * (2 * f))
+    out = np.zeros((len(data["result"]), 2, f), dtype=np.int64)
+    features_of(np.ascontiguousarray(data["white"], dtype=np.uint64), np.ascontiguousarray(data["black"], dtype=np.uint64),
+                np.ascontiguousarray(data["kings"], dtype=np.uint64), np.ascontiguousarray(data["turn"], dtype=np.int64),
+                ev, out)
+    return out.reshape(len(out), 2 * f) / 256.0
+
+
+def fit(variant: Variant, x: np.ndarray, results: np.ndarray, l2: float, iterations: int = 12,
+        prior: np.ndarray | None = None, out=print) -> np.ndarray:
+    """Logistic regression of the results (White's points) on the features by Newton's method: the
+    weights (logits per count) minimising the cross-entropy plus ``l2`` * N * |w - prior|^2 over every
+    weight but material's (``prior`` zero unless given)."""
+    from ._eval import F_KING, F_MAN, feature_count
+
+    n, m = x.shape
+    f = feature_count(variant)
+    penalty = np.full(m, l2 * n)
+    for i in (F_MAN, F_KING):
+        penalty[i] = penalty[f + i] = 1e-6 * n
+    base = np.zeros(m) if prior is None else prior
+    w = base.copy()
+    for it in range(iterations):
+        p = 1.0 / (1.0 + np.exp(-(x @ w)))
+        grad = x.T @ (p - results) + penalty * (w - base)
+        hess = (x * (p * (1 - p))[:, None]).T @ x + np.diag(penalty)
+        step = np.linalg.solve(hess, grad)
+        w -= step
+        eps = 1e-12
+        loss = -np.mean(results * np.log(p + eps) + (1 - results) * np.log(1 - p + eps))
+        out(f"iteration {it + 1}: cross-entropy {loss:.5f}, step {np.abs(step).max():.2e}")
+        if np.abs(step).max() < 1e-6:
+            break
+    return w
+
+
+def _cross_entropy(x: np.ndarray, w: np.ndarray, results: np.ndarray) -> float:
+    p = 1.0 / (1.0 + np.exp(-(x @ w)))
+    return float(-np.mean(results * np.log(p + 1e-12) + (1 - results) * np.log(1 - p + 1e-12)))
+
+
+def fit_scale(x: np.ndarray, weights_cm: np.ndarray, results: np.ndarray) -> float:
+    """Texel's K: the centi-men per logit that make ``weights_cm`` predict the results best (golden
+    section search between 10 and 1000)."""
+    lo, hi = np.log(10.0), np.log(1000.0)
+    g = (np.sqrt(5) - 1) / 2
+    for _ in range(40):
+        a, b = hi - g * (hi - lo), lo + g * (hi - lo)
+        if _cross_entropy(x, weights_cm / np.exp(a), results) < _cross_entropy(x, weights_cm / np.exp(b), results):
+            hi = b
+        else:
+            lo = a
+    return float(np.exp((lo + hi) / 2))
+
+
+def to_centimen(variant: Variant, w: np.ndarray) -> tuple[list[int], float]:
+    """Whole-number weights in centi-men (a man's opening and ending values average 100) and the scale
+    (centi-men per logit): P(White wins) = sigmoid(score / scale)."""
+    from ._eval import F_MAN, feature_count
+
+    f = feature_count(variant)
+    scale = 200.0 / (w[F_MAN] + w[f + F_MAN])
+    return [int(round(v)) for v in w * scale], scale
+
+
+# The evaluation before the fit (hand-set numbers, engine/_eval.py until the learned evaluation), by
+# variant: man, king, advancement per row (opening, ending), man on a central square, man on a side
+# edge, king per step nearer the centre, guard on a key back square (Black's squares; White's turned),
+# mobility, runaway (at one row to go, less per further row), trapped king, trade (percent added to a
+# material lead as the board empties), wing balance, hunt.
+HAND: dict[str, dict[str, Any]] = {
+    "american": dict(man=100, king=140, adv=(1, 6), centre=10, edge=-4, king_centre=4, back=25, back_squares=(1, 3),
+                     mobility=4, runaway=(70, 8), trapped=20, trade=60, balance=0, hunt=3),
+    "international": dict(man=100, king=300, adv=(1, 6), centre=5, edge=-5, king_centre=3, back=6,
+                          back_squares=(2, 3, 4), mobility=1, runaway=(90, 8), trapped=30, trade=60, balance=3, hunt=2),
+}
+
+
+def hand_weights(variant: Variant) -> list[int]:
+    """The hand-set evaluation (``HAND``) as weights of the learned one's features (opening row, then
+    ending row): the same terms, the trade bonus as the ending's extra material value."""
+    from ._eval import (
+        F_BALANCE,
+        F_HUNT,
+        F_KING,
+        F_MAN,
+        F_MOBILITY_KING,
+        F_MOBILITY_MAN,
+        F_TRAPPED_KING,
+        feature_count,
+        feature_names,
+    )
+
+    h = HAND[variant.name]
+    f = feature_count(variant)
+    names = {name: i for i, name in enumerate(feature_names(variant))}
+    w = np.zeros((2, f), dtype=np.int64)
+    for slot, trade in ((0, 0), (1, h["trade"])):
+        w[slot, F_MAN] = h["man"] * (100 + trade) // 100
+        w[slot, F_KING] = h["king"] * (100 + trade) // 100
+        w[slot, F_TRAPPED_KING] = -h["trapped"]
+        w[slot, F_MOBILITY_MAN] = w[slot, F_MOBILITY_KING] = h["mobility"]
+        w[slot, F_BALANCE] = -h["balance"]
+        w[slot, F_HUNT] = h["hunt"]
+    size, width = variant.size, variant.row_width
+    centre = (size - 1) / 2
+    for sq in range(1, variant.squares + 1):  # White's squares (Black's are the same from its side)
+        row, k = divmod(sq - 1, width)
+        col = 2 * k + (1 - row % 2)
+        place = h["centre"] if 2 <= col <= size - 3 and size // 2 - 2 <= row <= size // 2 + 1 else 0
+        place += h["edge"] if col in (0, size - 1) else 0
+        w[0, names[f"man_{sq}"]] = h["adv"][0] * (size - 1 - row) + place
+        w[1, names[f"man_{sq}"]] = h["adv"][1] * (size - 1 - row)
+        steps = size // 2 - 1 - int(max(abs(row - centre), abs(col - centre)))
+        w[:, names[f"king_{sq}"]] = h["king_centre"] * steps
+    guards = sum(1 << (width - sq) for sq in h["back_squares"])  # Black's square k is White's own-view bit W - k
+    for pattern in range(1 << width):
+        w[:, names[f"back_{pattern:0{width}b}"]] = h["back"] * bin(pattern & guards).count("1")
+    for rows in range(1, size):
+        w[:, names[f"runaway_{rows}"]] = max(0, h["runaway"][0] - h["runaway"][1] * (rows - 1))
+    return [int(x) for x in w.reshape(-1)]
+
+
+def cmd_hand(args) -> int:
+    from ._eval import feature_names
+
+    variant = args.variant
+    doc = {"command": f"python -m engine tune hand --variant {variant.name} --out {args.out}",
+           "data": "none: the hand-set evaluation (engine.tuning.HAND) in these features",
+           "features": feature_names(variant), variant.name: hand_weights(variant)}
+    with open(args.out, "w", encoding="utf-8") as f:
+        f.write(json.dumps(doc) + "\n")
+    print(f"wrote {args.out}")
+    return 0
+
+
+def cmd_fit(args) -> int:
+    from ._eval import feature_names
+
+    variant = args.variant
+    with np.load(args.data) as npz:
+        data = {k: npz[k] for k in ("white", "black", "kings", "turn", "result")}
+    started = time.monotonic()
+    x = feature_matrix(variant, data)
+    y = data["result"].astype(np.float64)
+    print(f"{len(y)} positions, {x.shape[1]} weights, features in {time.monotonic() - started:.0f} s")
+    prior, k = None, 0.0
+    if args.prior == "hand":
+        hand = np.array(hand_weights(variant), dtype=np.float64)
+        k = fit_scale(x, hand, y)
+        prior = hand / k
+        print(f"hand-set weights: scale K {k:.1f} centi-men a logit, cross-entropy {_cross_entropy(x, prior, y):.5f}")
+    rng = np.random.default_rng(args.seed)
+    if args.holdout > 0:
+        test = rng.random(len(y)) < args.holdout
+        for l2 in args.l2:
+            w = fit(variant, x[~test], y[~test], l2, prior=prior, out=lambda _text: None)
+            p = 1.0 / (1.0 + np.exp(-(x[test] @ w)))
+            loss = -np.mean(y[test] * np.log(p + 1e-12) + (1 - y[test]) * np.log(1 - p + 1e-12))
+            print(f"l2 {l2}: held-out cross-entropy {loss:.5f}")
+    w = fit(variant, x, y, args.l2[0], prior=prior)
+    if prior is None:
+        weights, scale = to_centimen(variant, w)
+    else:  # the hand-set weights' scale, so that the prior's numbers keep their meaning
+        weights, scale = [int(round(v)) for v in w * k], k
+    names = feature_names(variant)
+    command = (f"python -m engine tune fit --variant {variant.name} --data {args.data} --l2 {args.l2[0]}"
+               + (f" --prior {args.prior}" if args.prior != "none" else "") + f" --out {args.out}")
+    with np.load(args.data) as npz:
+        made_by = str(npz["command"])
+    doc = {"command": command, "data": made_by,
+           "positions": len(y), "scale": round(scale, 2), "features": names, variant.name: weights}
+    text = json.dumps(doc)
+    with open(args.out, "w", encoding="utf-8") as f:
+        f.write(text + "\n")
+    n = len(names)
+    for i in range(8):
+        print(f"{names[i]}: opening {weights[i]}, ending {weights[n + i]}")
+    print(f"scale {scale:.1f} centi-men a logit; wrote {args.out}")
+    return 0
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    sub = parser.add_subparsers(dest="action", required=True)
+    g = sub.add_parser("generate", help="self-play games; their quiet positions and results to an .npz file")
+    g.add_argument("--variant", type=variant_named, default="american")
+    g.add_argument("--games", type=int, default=4000)
+    g.add_argument("--nodes", type=int, default=2000, help="search nodes a move (default 2000)")
+    g.add_argument("--seed", type=int, default=1)
+    g.add_argument("--random-plies", type=int, default=6, help="up to this many random plies after the opening")
+    g.add_argument("--max-plies", type=int, default=300, help="a longer game counts as a draw")
+    g.add_argument("--concurrency", type=int, default=1)
+    g.add_argument("--out", required=True, help="the .npz file to write")
+    g.set_defaults(func=cmd_generate)
+    h = sub.add_parser("hand", help="write the hand-set evaluation's numbers as a weights file")
+    h.add_argument("--variant", type=variant_named, default="american")
+    h.add_argument("--out", required=True, help="the weights file to write")
+    h.set_defaults(func=cmd_hand)
+    f = sub.add_parser("fit", help="fit the evaluation's weights to an .npz file of generate")
+    f.add_argument("--variant", type=variant_named, default="american")
+    f.add_argument("--data", required=True, help="the .npz file of generate")
+    f.add_argument("--l2", type=float, nargs="+", default=[1e-5],
+                   help="L2 penalty per position (the first is used; with --holdout each is tried)")
+    f.add_argument("--holdout", type=float, default=0.0, help="fraction of positions held out to compare --l2 values")
+    f.add_argument("--prior", choices=("none", "hand"), default="none",
+                   help="hand: the L2 penalty pulls towards the hand-set weights (tune hand), scaled by a fitted K")
+    f.add_argument("--seed", type=int, default=1)
+    f.add_argument("--out", required=True, help="the weights file to write (engine/weights/VARIANT.json)")
+    f.set_defaults(func=cmd_fit)
