@@ -702,6 +702,13 @@ class Controller:
         self.saved.save()
         self.enter_turn(game, mode)
 
+    def game_over(self, game: Game, mode: Mode) -> None:
+        """A game that has just ended off the board (resigned, drawn by agreement): its result counted,
+        the game saved, the result shown."""
+        self.results.game_ended(game, mode)
+        self.saved.save()
+        self.phase = GameOver(game, mode)
+
     def after_change(self) -> None:
         """After a move, an undo, a new game: no selection, and no draw offer armed."""
         self.hand.deselect()
@@ -803,9 +810,7 @@ class Controller:
             case DrawAnswer(accept=True) if isinstance(p, AwaitingDrawAnswer):
                 p.game.accept_draw()
                 self.notice = f"{name} accepted your draw offer"
-                self.results.game_ended(p.game, p.mode)
-                self.saved.save()
-                self.phase = GameOver(p.game, p.mode)
+                self.game_over(p.game, p.mode)
             case DrawAnswer(accept=False) if isinstance(p, AwaitingDrawAnswer):
                 self.notice = f"{name} declined your draw offer"
                 thinking = OpponentToMove(p.game, p.mode, declined_offer=True)

@@ -233,9 +233,7 @@ class FriendPlay:
                     p.game.resign(p.mode.computer)
                     self.c.notice = "Your friend resigned"
                     self.c.after_change()
-                    self.c.results.game_ended(p.game, p.mode)
-                    self.c.saved.save()
-                    self.c.phase = GameOver(p.game, p.mode)
+                    self.c.game_over(p.game, p.mode)
             case fo.Resynced(game=game):
                 if isinstance(p, InGame) and in_friend_game:
                     refused = self.c.notice if self.c.notice and self.c.notice.startswith("The room refused") else None

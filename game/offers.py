@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from game.phases import ConfirmingResign, GameOver, HumanToMove, InGame, Reviewing
+from game.phases import ConfirmingResign, HumanToMove, InGame, Reviewing
 
 if TYPE_CHECKING:
     from game.controller import Controller
@@ -81,9 +81,7 @@ class Offers:
             if p.mode.vs_friend and self.c.friend is not None:
                 self.c.friend.accepted_draw()
             self.c.after_change()
-            self.c.results.game_ended(p.game, p.mode)
-            self.c.saved.save()
-            self.c.phase = GameOver(p.game, p.mode)
+            self.c.game_over(p.game, p.mode)
 
     def ask_resign(self) -> None:
         """"Resign" asks first, in a game going on."""
@@ -105,6 +103,4 @@ class Offers:
         if p.mode.vs_friend and self.c.friend is not None:
             self.c.friend.resigned()
         self.c.after_change()
-        self.c.results.game_ended(p.game, p.mode)
-        self.c.saved.save()
-        self.c.phase = GameOver(p.game, p.mode)
+        self.c.game_over(p.game, p.mode)
