@@ -213,22 +213,63 @@ def _record(out, record, i, count, phase):
 
 
 @kernel
+def _side_pieces(men, kings, enemy, side, guarded, ev, out, record, sign, phase):
+    """One side's men by square, its back-rank guard pattern (counted when ``guarded``), its runaway men
+    and its kings by square, in its own view (``side`` 0 White, 1 Black): the (opening, ending) sums of
+    their weights; recorded with ``sign`` (+1 White, -1 Black)."""
+    w0 = ev.weights[0]
+    w1 = ev.weights[1]
+    info = ev.info
+    own = ev.own
+    width = info[I_WIDTH]
+    off_man = info[I_OFF_MAN]
+    off_king = info[I_OFF_KING]
+    off_back = info[I_OFF_BACK]
+    off_run = info[I_OFF_RUNAWAY]
+    back_first = info[I_SQUARES] - width  # the own-view index of one's own back row's first square
+    op = np.int64(0)
+    en = np.int64(0)
+    pattern = np.int64(0)
+    b = men
+    while b:
+        sq = lsb(b)
+        b &= b - ONE
+        s = own[side, sq]
+        op += w0[off_man + s]
+        en += w1[off_man + s]
+        _record(out, record, off_man + s, sign, phase)
+        if s >= back_first:
+            pattern |= np.int64(1) << (s - back_first)
+        if (ev.cones[side, sq] & enemy) == ZERO:
+            i = off_run + s // width
+            op += w0[i]
+            en += w1[i]
+            _record(out, record, i, sign, phase)
+    if guarded:
+        op += w0[off_back + pattern]
+        en += w1[off_back + pattern]
+        _record(out, record, off_back + pattern, sign, phase)
+    b = kings
+    while b:
+        sq = lsb(b)
+        b &= b - ONE
+        s = own[side, sq]
+        op += w0[off_king + s]
+        en += w1[off_king + s]
+        _record(out, record, off_king + s, sign, phase)
+    return op, en
+
+
+@kernel
 def _linear(white, black, kings, color, ev, out, record):
     """White's score times 256 (the dot product of the weights and the phase-weighted counts), and the
     phase; with ``record`` it also adds the counts to ``out`` (``features``)."""
     w0 = ev.weights[0]
     w1 = ev.weights[1]
     info = ev.info
-    own = ev.own
     masks = ev.masks
-    squares = info[I_SQUARES]
     width = info[I_WIDTH]
     start = info[I_START]
-    off_man = info[I_OFF_MAN]
-    off_king = info[I_OFF_KING]
-    off_back = info[I_OFF_BACK]
-    off_run = info[I_OFF_RUNAWAY]
-    back_first = squares - width  # the own-view index of one's own back row's first square
     wm = white & ~kings
     wk = white & kings
     bm = black & ~kings
@@ -308,64 +349,13 @@ def _linear(white, black, kings, color, ev, out, record):
         op += w0[F_THE_MOVE] * c
         en += w1[F_THE_MOVE] * c
         _record(out, record, F_THE_MOVE, c, phase)
-    # 6. + 8. + 9. men by square, the back rank, runaways
-    pattern = np.int64(0)
-    b = wm
-    while b:
-        sq = lsb(b)
-        b &= b - ONE
-        s = own[0, sq]
-        op += w0[off_man + s]
-        en += w1[off_man + s]
-        _record(out, record, off_man + s, 1, phase)
-        if s >= back_first:
-            pattern |= np.int64(1) << (s - back_first)
-        if (ev.cones[0, sq] & black) == ZERO:
-            i = off_run + s // width
-            op += w0[i]
-            en += w1[i]
-            _record(out, record, i, 1, phase)
-    if n_bm > 0:  # guards matter while the other side has men to crown
-        op += w0[off_back + pattern]
-        en += w1[off_back + pattern]
-        _record(out, record, off_back + pattern, 1, phase)
-    pattern = np.int64(0)
-    b = bm
-    while b:
-        sq = lsb(b)
-        b &= b - ONE
-        s = own[1, sq]
-        op -= w0[off_man + s]
-        en -= w1[off_man + s]
-        _record(out, record, off_man + s, -1, phase)
-        if s >= back_first:
-            pattern |= np.int64(1) << (s - back_first)
-        if (ev.cones[1, sq] & white) == ZERO:
-            i = off_run + s // width
-            op -= w0[i]
-            en -= w1[i]
-            _record(out, record, i, -1, phase)
-    if n_wm > 0:
-        op -= w0[off_back + pattern]
-        en -= w1[off_back + pattern]
-        _record(out, record, off_back + pattern, -1, phase)
-    # 7. kings by square
-    b = wk
-    while b:
-        sq = lsb(b)
-        b &= b - ONE
-        s = own[0, sq]
-        op += w0[off_king + s]
-        en += w1[off_king + s]
-        _record(out, record, off_king + s, 1, phase)
-    b = bk
-    while b:
-        sq = lsb(b)
-        b &= b - ONE
-        s = own[1, sq]
-        op -= w0[off_king + s]
-        en -= w1[off_king + s]
-        _record(out, record, off_king + s, -1, phase)
+    # 6. - 9. men by square, the back rank (while the other side has men to crown), runaways, kings by square
+    o, e = _side_pieces(wm, wk, black, 0, n_bm > 0, ev, out, record, 1, phase)
+    op += o
+    en += e
+    o, e = _side_pieces(bm, bk, white, 1, n_wm > 0, ev, out, record, -1, phase)
+    op -= o
+    en -= e
     return op * phase + en * (PHASE_ONE - phase)
 
 
