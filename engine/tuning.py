@@ -22,7 +22,9 @@ written as whole numbers to a JSON file with the commands that made the data and
 
 ``hand`` writes the hand-set evaluation of before (``HAND``) as a weights file of the same features;
 ``fit --prior hand`` pulls the fit towards those numbers rather than towards zero (their scale K
-fitted first), for a rule set where a fit from scratch loses to them.
+fitted first), for a rule set where a fit from scratch loses to them; ``--prior shipped`` pulls it
+towards the package's own weights file, for a second round of data played with those weights.
+``fit --data`` takes several files of ``generate`` and fits their positions together.
 
 The position files (.npz: white, black, kings, turn, result) stay out of the repository; the weight
 files are package data (engine/weights/).
@@ -267,22 +269,33 @@ def cmd_hand(args) -> int:
     return 0
 
 
+def _load_positions(paths: list[str]) -> tuple[dict[str, np.ndarray], str]:
+    """The positions of several ``generate`` files together, and the commands that made them."""
+    parts, commands = [], []
+    for path in paths:
+        with np.load(path) as npz:
+            parts.append({k: npz[k] for k in ("white", "black", "kings", "turn", "result")})
+            commands.append(str(npz["command"]))
+    return {k: np.concatenate([part[k] for part in parts]) for k in parts[0]}, "; ".join(commands)
+
+
 def cmd_fit(args) -> int:
-    from ._eval import feature_names
+    from ._eval import default_weights, feature_names
 
     variant = args.variant
-    with np.load(args.data) as npz:
-        data = {k: npz[k] for k in ("white", "black", "kings", "turn", "result")}
+    data, made_by = _load_positions(args.data)
     started = time.monotonic()
     x = feature_matrix(variant, data)
     y = data["result"].astype(np.float64)
     print(f"{len(y)} positions, {x.shape[1]} weights, features in {time.monotonic() - started:.0f} s")
     prior, k = None, 0.0
-    if args.prior == "hand":
-        hand = np.array(hand_weights(variant), dtype=np.float64)
-        k = fit_scale(x, hand, y)
-        prior = hand / k
-        print(f"hand-set weights: scale K {k:.1f} centi-men a logit, cross-entropy {_cross_entropy(x, prior, y):.5f}")
+    if args.prior != "none":
+        start = hand_weights(variant) if args.prior == "hand" else default_weights(variant)
+        known = np.array(start, dtype=np.float64)
+        k = fit_scale(x, known, y)
+        prior = known / k
+        print(f"{args.prior} weights: scale K {k:.1f} centi-men a logit, cross-entropy "
+              f"{_cross_entropy(x, prior, y):.5f}")
     rng = np.random.default_rng(args.seed)
     if args.holdout > 0:
         test = rng.random(len(y)) < args.holdout
@@ -294,13 +307,11 @@ def cmd_fit(args) -> int:
     w = fit(variant, x, y, args.l2[0], prior=prior)
     if prior is None:
         weights, scale = to_centimen(variant, w)
-    else:  # the hand-set weights' scale, so that the prior's numbers keep their meaning
+    else:  # the prior's scale, so that its numbers keep their meaning
         weights, scale = [int(round(v)) for v in w * k], k
     names = feature_names(variant)
-    command = (f"python -m engine tune fit --variant {variant.name} --data {args.data} --l2 {args.l2[0]}"
+    command = (f"python -m engine tune fit --variant {variant.name} --data {' '.join(args.data)} --l2 {args.l2[0]}"
                + (f" --prior {args.prior}" if args.prior != "none" else "") + f" --out {args.out}")
-    with np.load(args.data) as npz:
-        made_by = str(npz["command"])
     doc = {"command": command, "data": made_by,
            "positions": len(y), "scale": round(scale, 2), "features": names, variant.name: weights}
     text = json.dumps(doc)
@@ -331,12 +342,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     h.set_defaults(func=cmd_hand)
     f = sub.add_parser("fit", help="fit the evaluation's weights to an .npz file of generate")
     f.add_argument("--variant", type=variant_named, default="american")
-    f.add_argument("--data", required=True, help="the .npz file of generate")
+    f.add_argument("--data", required=True, nargs="+", help="the .npz files of generate (their positions together)")
     f.add_argument("--l2", type=float, nargs="+", default=[1e-5],
                    help="L2 penalty per position (the first is used; with --holdout each is tried)")
     f.add_argument("--holdout", type=float, default=0.0, help="fraction of positions held out to compare --l2 values")
-    f.add_argument("--prior", choices=("none", "hand"), default="none",
-                   help="hand: the L2 penalty pulls towards the hand-set weights (tune hand), scaled by a fitted K")
+    f.add_argument("--prior", choices=("none", "hand", "shipped"), default="none",
+                   help="the L2 penalty pulls towards these weights (hand: the hand-set ones of tune hand; shipped: "
+                        "the package's weights file), scaled by a fitted K, instead of towards zero")
     f.add_argument("--seed", type=int, default=1)
     f.add_argument("--out", required=True, help="the weights file to write (engine/weights/VARIANT.json)")
     f.set_defaults(func=cmd_fit)

@@ -132,13 +132,28 @@ def test_the_tuning_tool_runs_from_games_to_a_weights_file_the_search_uses(tmp_p
     # pulled towards the hand-set weights: with a large penalty the fit stays near them
     assert engine_main(["tune", "fit", "--variant", "american", "--data", str(data), "--l2", "10", "--prior", "hand",
                         "--out", str(weights)]) == 0
-    assert "hand-set weights: scale K" in capsys.readouterr().out
+    assert "hand weights: scale K" in capsys.readouterr().out
     near = np.array(_load_weights(str(weights))["american"], dtype=np.float64)
     hand = np.array(hand_weights(AMERICAN), dtype=np.float64)
     scale = json.loads(weights.read_text())["scale"]
     n = E.feature_count(AMERICAN)
     positional = np.r_[2:n, n + 2:2 * n]  # all but material, which the penalty leaves free
     assert np.abs(near - hand)[positional].max() <= 0.02 * scale + 1
+    # a second round: two data files together, pulled towards the shipped weights
+    more = tmp_path / "am2.npz"
+    assert engine_main(["tune", "generate", "--variant", "american", "--games", "4", "--nodes", "300", "--seed", "2",
+                        "--out", str(more)]) == 0
+    capsys.readouterr()
+    assert engine_main(["tune", "fit", "--variant", "american", "--data", str(data), str(more), "--l2", "10",
+                        "--prior", "shipped", "--out", str(weights)]) == 0
+    with np.load(data) as a, np.load(more) as b:
+        both = len(a["result"]) + len(b["result"])
+    assert f"{both} positions" in capsys.readouterr().out
+    doc = json.loads(weights.read_text())
+    assert doc["positions"] == both and doc["data"].count("tune generate") == 2 and "--prior shipped" in doc["command"]
+    near = np.array(doc["american"], dtype=np.float64)
+    shipped = np.array(E.default_weights(AMERICAN), dtype=np.float64)
+    assert np.abs(near - shipped)[positional].max() <= 0.02 * doc["scale"] + 1
 
 
 @pytest.mark.parametrize("variant", [AMERICAN, INTERNATIONAL])
