@@ -273,9 +273,12 @@ def _load_positions(paths: list[str]) -> tuple[dict[str, np.ndarray], str]:
     """The positions of several ``generate`` files together, and the commands that made them."""
     parts, commands = [], []
     for path in paths:
-        with np.load(path) as npz:
-            parts.append({k: npz[k] for k in ("white", "black", "kings", "turn", "result")})
-            commands.append(str(npz["command"]))
+        try:
+            with np.load(path) as npz:
+                parts.append({k: npz[k] for k in ("white", "black", "kings", "turn", "result")})
+                commands.append(str(npz["command"]))
+        except (OSError, ValueError, KeyError) as err:
+            raise ValueError(f"{path}: not a position file of tune generate ({err})") from None
     return {k: np.concatenate([part[k] for part in parts]) for k in parts[0]}, "; ".join(commands)
 
 

@@ -154,6 +154,13 @@ def test_the_tuning_tool_runs_from_games_to_a_weights_file_the_search_uses(tmp_p
     near = np.array(doc["american"], dtype=np.float64)
     shipped = np.array(E.default_weights(AMERICAN), dtype=np.float64)
     assert np.abs(near - shipped)[positional].max() <= 0.02 * doc["scale"] + 1
+    # a missing or foreign data file is named, and nothing is written
+    (tmp_path / "junk.npz").write_bytes(b"not numpy")
+    for bad in (tmp_path / "missing.npz", tmp_path / "junk.npz"):
+        assert engine_main(["tune", "fit", "--variant", "american", "--data", str(data), str(bad),
+                            "--out", str(tmp_path / "never.json")]) == 2
+        assert f"{bad}: not a position file of tune generate" in capsys.readouterr().err
+    assert not (tmp_path / "never.json").exists()
 
 
 @pytest.mark.parametrize("variant", [AMERICAN, INTERNATIONAL])
