@@ -10,9 +10,9 @@ the side to move) in centi-men from the side to move's point of view. Its linear
 * each count goes into an opening and an ending slot, in the proportions ``phase`` and ``256 - phase``
   (``phase`` = 256 with every piece on the board, 0 with none): two weight rows, ``[2, F]``;
 * the weights live as data in ``engine/weights/<variant>.json``, written with the command that made
-  them, fitted by ``engine.tuning`` (logistic regression on the results of self-play games; International
-  draughts' to two rounds of games: one played with the hand-set numbers of the evaluation before, one
-  with the first fit's weights).
+  them, fitted by ``engine.tuning`` (logistic regression on the results of self-play games, in rounds:
+  each round's games are played with the weights fitted to the rounds before, the first with the hand-set
+  numbers of the evaluation before, and every round's positions are fitted together).
 
 Features (the order of the weight rows; ``feature_names`` spells it out), as players name them
 (issue 10; the specification's strategy tips, shared/seeds/000):
