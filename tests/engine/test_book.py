@@ -14,7 +14,7 @@ import pytest
 from engine import AMERICAN, INTERNATIONAL, Position
 from engine.book import Book, book_move, book_path, build, load_book, write
 from engine.game import Game
-from engine.openings import AMERICAN_BALLOTS
+from engine.openings import AMERICAN_BALLOTS, INTERNATIONAL_OPENINGS
 from engine.search import Searcher, choose_move
 
 # Two move orders that reach one position: Black's two moves swapped around White's.
@@ -149,7 +149,7 @@ def test_a_broken_book_file_never_stops_the_computer(tmp_path, searcher, monkeyp
 
 
 # The books shipped with the engine (engine/books/*.json) and the openings each must cover.
-SHIPPED = [(AMERICAN, AMERICAN_BALLOTS)]
+SHIPPED = [(AMERICAN, AMERICAN_BALLOTS), (INTERNATIONAL, INTERNATIONAL_OPENINGS)]
 
 
 @pytest.mark.parametrize("variant, lines", SHIPPED, ids=lambda v: getattr(v, "name", ""))
