@@ -316,9 +316,10 @@ class Searcher:
     def search(self, game: Game, limits: Limits, stop: np.ndarray | None = None,
                on_info: Callable[[Info], None] | None = None) -> SearchResult:
         """Iterative deepening to ``limits``. ``stop`` is a shared integer array (int64 avoids a second
-        compilation) polled every 512 nodes: non-zero ends the search at once. Returns the best move
-        of the last finished iteration, or of the unfinished one when it already has a better one;
-        always a legal move. Raises ValueError when the side to move has none."""
+        compilation) polled every 512 nodes: non-zero ends the search at once. A ``movetime`` is
+        spent whole (a move has no clock to save time for): the last iteration is cut off when it runs
+        out. Returns the best move of the last finished iteration, or of the unfinished one when it
+        already has a better one; always a legal move. Raises ValueError when the side to move has none."""
         started = time.perf_counter()
         root = self._prepare(game, stop)
         pos, root_moves = root.position, root.moves
@@ -370,8 +371,6 @@ class Searcher:
                     break  # a forced move: nothing to think about
                 if limits.depth is None and abs(score) > MATE_BOUND and depth > MATE - abs(score) + 2:
                     break  # a forced result found with room to spare
-                if limits.movetime is not None and seconds > 0.5 * limits.movetime:
-                    break  # the next iteration would not finish in time
         finally:
             if timer is not None:
                 timer.cancel()
@@ -444,7 +443,7 @@ LEVELS: dict[str, Level] = {
 }
 
 # Hard's 1.5 s: most to the search, the rest to finding moves as good as the best one
-_HARD_SEARCH_SHARE = 0.8
+_HARD_SEARCH_SHARE = 0.9
 
 
 def _level(level: str) -> Level:

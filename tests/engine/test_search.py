@@ -205,10 +205,13 @@ def test_stop_flag_set_before_search(searcher):
     assert result.move in pos.legal_moves()
 
 
-def test_movetime_returns_a_move(searcher):
+def test_movetime_returns_a_move_and_spends_its_time(searcher):
+    # a move has no clock to save time for: the search goes on until its time is up (here it can't
+    # run out of depth, so it can't return sooner); a lower bound, whatever the machine's speed
     pos = Position.initial(AMERICAN)
     result = searcher.search(_game(pos), Limits(movetime=0.2))
     assert result.move in pos.legal_moves() and result.depth >= 1
+    assert result.seconds >= 0.2
 
 
 def test_never_an_illegal_move_over_random_positions(searcher):
