@@ -304,9 +304,7 @@ def cmd_fit(args) -> int:
         test = rng.random(len(y)) < args.holdout
         for l2 in args.l2:
             w = fit(variant, x[~test], y[~test], l2, prior=prior, out=lambda _text: None)
-            p = 1.0 / (1.0 + np.exp(-(x[test] @ w)))
-            loss = -np.mean(y[test] * np.log(p + 1e-12) + (1 - y[test]) * np.log(1 - p + 1e-12))
-            print(f"l2 {l2}: held-out cross-entropy {loss:.5f}")
+            print(f"l2 {l2}: held-out cross-entropy {_cross_entropy(x[test], w, y[test]):.5f}")
     w = fit(variant, x, y, args.l2[0], prior=prior)
     if prior is None:
         weights, scale = to_centimen(variant, w)
@@ -343,7 +341,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     h.add_argument("--variant", type=variant_named, default="american")
     h.add_argument("--out", required=True, help="the weights file to write")
     h.set_defaults(func=cmd_hand)
-    f = sub.add_parser("fit", help="fit the evaluation's weights to an .npz file of generate")
+    f = sub.add_parser("fit", help="fit the evaluation's weights to .npz files of generate")
     f.add_argument("--variant", type=variant_named, default="american")
     f.add_argument("--data", required=True, nargs="+", help="the .npz files of generate (their positions together)")
     f.add_argument("--l2", type=float, nargs="+", default=[1e-5],
