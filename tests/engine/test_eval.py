@@ -78,7 +78,10 @@ def test_a_position_and_its_colour_flipped_mirror_score_alike(games, variant):
     for i in rng.sample(range(len(data["result"])), 200):
         pos = Position(variant, *(int(data[k][i]) for k in ("white", "black", "kings")), turn=Color(int(data["turn"][i])))
         mirror = _mirror(pos)
-        assert mirror.pieces() != pos.pieces() or pos.white == pos.black == 0
+        # the other side to move, the colours swapped, and back again (a symmetric position is its own
+        # mirror but for the turn)
+        assert mirror.turn == pos.turn.opponent and mirror.white.bit_count() == pos.black.bit_count()
+        assert _mirror(mirror).pieces() == pos.pieces()
         scores = [int(E.evaluate(np.uint64(p.white), np.uint64(p.black), np.uint64(p.kings), int(p.turn), q, 100, ev))
                   for p in (pos, mirror) for q in (0, 70)]
         assert scores[0] == scores[2] and scores[1] == scores[3], pos.fen()  # the side to move's view
