@@ -164,3 +164,45 @@ def test_annotations_survive_a_round_trip():
     assert again.moves[1].mark == "??" and again.moves[1].comments[0].startswith("[%eval -1.20]")
     assert again.moves[0].comments == ("[%eval 0.00]",)
 
+
+
+class ScriptedAnalyst:
+    """The analyst for tests that need no search: records what it is asked; answers when told."""
+
+    def __init__(self):
+        self.asked: list[Game] = []
+        self.answers: list = []
+
+    def analyze(self, game, seconds=None):
+        self.asked.append(game)
+
+    def analyze_game(self, game):
+        self.asked.append(game)
+
+    def stop(self):
+        self.asked.clear()
+
+    def poll(self):
+        out, self.answers = self.answers, []
+        return out
+
+
+@pytest.mark.xfail(strict=True, reason="issue 20: Analyze lights up in a live game vs the computer, showing a stale hint")
+def test_analyze_is_not_offered_in_a_game_against_the_computer_and_says_why():
+    from support import ScriptedOpponent
+
+    from game.analysis import Line, LineFound
+
+    analyst = ScriptedAnalyst()
+    c = Controller(opponent=ScriptedOpponent(), analyst=analyst)
+    c.handle(it.StartGame(Level.EASY))
+    c.handle(it.Hint())
+    position = c.game.position
+    best = position.legal_moves()[0]
+    analyst.answers.append(LineFound(Line(11, 20, (position.move_text(best),), best), final=True))
+    c.update()
+    assert c.study is not None and c.study.kind == "hint" and c.study.line.depth == 11
+    assert not c.can_analyze(), "Analyze is greyed in a game against the computer going on"
+    c.handle(it.ToggleAnalysis())
+    assert not c.analysis_on, "not turned on"
+    assert c.notice is not None and "Hint" in c.notice, "pressed, it says why"

@@ -608,3 +608,37 @@ def test_a_link_given_at_launch_over_a_game_that_counts_for_nothing_joins_at_onc
     assert isinstance(guest.phase, JoiningRoom) and guest.phase.left.game is game
     seated(host, guest)
     assert guest.storage.results() == {} and not game.is_over
+
+
+def panel_words(c: Controller) -> str:
+    import pygame
+
+    from game.ui import Interface
+
+    pygame.font.init()
+    ui = Interface((1280, 800))
+    ui.render(c, 0.0)
+    return " ".join(w.label for w in ui.widgets)
+
+
+@pytest.mark.xfail(strict=True, reason="issue 20: leaving a friend's game from the mode screen asks nothing")
+@pytest.mark.parametrize("leave", [StartGame(Level.HARD), PlayFriend()], ids=["a game vs computer", "another room"])
+def test_leaving_a_friends_game_from_the_mode_screen_asks_first_and_resigns_it(make_player, leave):
+    host, guest = pair(make_player)
+    play(host, guest, "11-15")
+    game = host.game
+    host.handle(ChangeMode())
+    assert host.can_return_to_room()
+    host.handle(leave)
+    assert host.game is game and not game.is_over, "asked first: nothing left yet"
+    assert "resigned" in panel_words(host), "the question names what leaving costs"
+    host.handle(Cancel())
+    assert host.can_return_to_room() and "Return to the game with your friend" in panel_words(host), "kept"
+    host.handle(leave)
+    host.handle(ConfirmNewGame())
+    assert game.outcome is not None and game.outcome.reason is Reason.RESIGNATION, "the friend's game resigned"
+    if leave == PlayFriend():
+        assert isinstance(host.phase, WaitingForFriend)
+    else:
+        assert host.mode.level is Level.HARD and host.game.moves == []
+    assert host.storage.results() == {}, "a friend's game counts in no level's results"
