@@ -62,18 +62,18 @@ def main(argv=None) -> int:
             return status
     width, height = (int(v) for v in args.window.lower().split("x"))
     if args.bench_launch:
-        from game.bench import bench_launch
+        from game.window.bench import bench_launch
 
         return bench_launch(args.bench_launch, (width, height), as_json=args.json)
     if args.bench_memory:
-        from game.bench import bench_memory
+        from game.window.bench import bench_memory
 
         return bench_memory((width, height), as_json=args.json, plies=args.bench_memory, trace=args.trace)
     if args.bench_window:
-        from game.bench import bench_window
+        from game.window.bench import bench_window
 
         return bench_window(args.bench_window, (width, height), as_json=args.json)
-    from game.app import App
+    from game.window.app import App
 
     app = App((width, height), link=args.link, room_host=args.room_host)
     # a polite kill (the screenshot tool, a session ending) closes like the window's close button

@@ -7,9 +7,9 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from engine import Color
-from game import intents as it
-from game.editor import Tool
-from game.phases import Editing, Level
+from game.play import intents as it
+from game.play.editor import Tool
+from game.play.phases import Editing, Level
 
 from . import game_panel
 from . import theme as th
@@ -17,7 +17,7 @@ from .column import Section
 from .study import LEAVING, LEVEL_TITLES
 
 if TYPE_CHECKING:
-    from game.controller import Controller
+    from game.play.machine import Controller
 
     from .panel import Interface
 

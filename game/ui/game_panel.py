@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING
 import pygame
 
 from engine import coords_square
-from game import intents as it
-from game.phases import ConfirmingNewGame, InGame, Mode, Reviewing
+from game.play import intents as it
+from game.play.phases import ConfirmingNewGame, InGame, Mode, Reviewing
 
 from . import mode_screen, online_screen, study
 from . import theme as th
@@ -20,7 +20,7 @@ from .study import LEVEL_TITLES
 
 if TYPE_CHECKING:
     from engine import Piece
-    from game.controller import Controller
+    from game.play.machine import Controller
     from game.ui.panel import Interface
 
 MOVE_LIST_ROWS = 6  # the move list shows at least this many rows (it scrolls)

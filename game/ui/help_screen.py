@@ -10,7 +10,7 @@ The page is laid out once per page and width (:class:`PageLayout`, text wrapped,
 page coordinates), then each redraw draws only what lies in view, in the panel's scroll view
 (``game.ui.column.ScrollView``: the wheel, the scrollbar and a drag on the page work as in the panel).
 Where the reader is (the scroll offset, the section last jumped to) is the screen's own state, as a
-scroll position is a window's: the controller's :class:`game.phases.ReadingHelp` says which page was
+scroll position is a window's: the controller's :class:`game.play.phases.ReadingHelp` says which page was
 opened at which section.
 """
 
@@ -22,10 +22,10 @@ from typing import TYPE_CHECKING
 import pygame
 
 from engine import Variant, variant_named
-from game import intents as it
 from game.help import KEYS, Diagram, Key, Page, controls_page, rules_page
-from game.input import Scroll
-from game.phases import HelpPage, ReadingHelp
+from game.play import intents as it
+from game.play.phases import HelpPage, ReadingHelp
+from game.window.input import Scroll
 
 from . import theme as th
 from .column import ScrollView
@@ -401,7 +401,7 @@ class HelpScreen:
         return current
 
     def navigate(self, move: Scroll | GoToSection) -> None:
-        """A key's move (``game.input.Scroll``) or an entry of the contents pressed."""
+        """A key's move (``game.window.input.Scroll``) or an entry of the contents pressed."""
         match move:
             case GoToSection(section=section):
                 self.go_to(section)
@@ -576,7 +576,7 @@ def _glyph(surface: pygame.Surface, r: pygame.Rect, kind: str) -> None:
 # --- the keys card ("?") ------------------------------------------------------------------------
 
 def draw_keys_card(ui: Interface) -> None:
-    """The keys over the whole window, dimmed under it; any key or press closes it (``game.input``)."""
+    """The keys over the whole window, dimmed under it; any key or press closes it (``game.window.input``)."""
     surface = ui.surface
     width, height = surface.get_size()
     dim = pygame.Surface((width, height), pygame.SRCALPHA)

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING
 import pygame
 
 from engine import VARIANTS
-from game import intents as it
-from game.phases import ChoosingMode, HelpPage, Level, Mode
+from game.play import intents as it
+from game.play.phases import ChoosingMode, HelpPage, Level, Mode
 
 from . import online_screen, study
 from . import theme as th
@@ -20,7 +20,7 @@ from .column import Section
 from .study import LEVEL_TITLES
 
 if TYPE_CHECKING:
-    from game.controller import Controller
+    from game.play.machine import Controller
     from game.ui.panel import Interface
 
 RULES_PER_ROW = 2  # rule-set buttons side by side on the mode screen

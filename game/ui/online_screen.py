@@ -17,16 +17,16 @@ from typing import TYPE_CHECKING
 import pygame
 
 from engine import variant_named
-from game import intents as it
-from game.phases import EnteringLink, EnteringServer, EnteringText, GameOver, JoiningRoom, RoomPhase, WaitingForFriend
+from game.play import intents as it
+from game.play.phases import EnteringLink, EnteringServer, EnteringText, GameOver, JoiningRoom, RoomPhase, WaitingForFriend
 
 from . import mode_screen
 from . import theme as th
 from .column import Section
 
 if TYPE_CHECKING:
-    from game.controller import Controller
-    from game.phases import InGame
+    from game.play.machine import Controller
+    from game.play.phases import InGame
 
     from .panel import Interface
 

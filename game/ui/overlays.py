@@ -8,14 +8,14 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from game import intents as it
-from game.phases import HelpPage, InGame, Reviewing
-from game.settings import View
+from game.files.settings import View
+from game.play import intents as it
+from game.play.phases import HelpPage, InGame, Reviewing
 
 from . import theme as th
 
 if TYPE_CHECKING:
-    from game.controller import Controller
+    from game.play.machine import Controller
     from game.ui.panel import Interface
 
 VIEW_TITLES = {View.ANGLED: "Angled", View.TOP: "Top-down"}

@@ -23,10 +23,10 @@ from typing import TYPE_CHECKING, Any, Callable, Hashable, Iterator
 import pygame
 
 from engine import coords_square, square_name
-from game import intents as it
-from game.controller import Controller
-from game.phases import Browsing, ChoosingMode, Editing, InGame, ReadingHelp, Resuming, RoomPhase, Screen
-from game.settings import Notation
+from game.files.settings import Notation
+from game.play import intents as it
+from game.play.machine import Controller
+from game.play.phases import Browsing, ChoosingMode, Editing, InGame, ReadingHelp, Resuming, RoomPhase, Screen
 
 from . import editor as editor_ui
 from . import game_panel, mode_screen, online_screen, overlays, pdn_browser, study
@@ -183,7 +183,7 @@ class Interface:
         self.hits.append(Hit(pygame.Rect(rect), intent, hit_id, True, self._clip, self._in_views))
 
     def navigate(self, move) -> None:
-        """A key's move on the page that fills the window (``game.input.Scroll``), or an entry of its
+        """A key's move on the page that fills the window (``game.window.input.Scroll``), or an entry of its
         contents (``help_screen.GoToSection``)."""
         if self.full_page:
             self.help.navigate(move)

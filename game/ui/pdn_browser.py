@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING
 import pygame
 
 from engine import Color
-from game import intents as it
-from game.files import games_dir
-from game.phases import Browsing
+from game.files.pdn import games_dir
+from game.play import intents as it
+from game.play.phases import Browsing
 
 from . import theme as th
 from .column import Section
@@ -21,7 +21,7 @@ from .study import LEAVING
 
 if TYPE_CHECKING:
     from engine.pdn import PdnGame
-    from game.controller import Controller
+    from game.play.machine import Controller
 
     from .panel import Interface
 

@@ -10,15 +10,15 @@ from typing import TYPE_CHECKING
 import pygame
 
 from engine import Color
-from game import intents as it
-from game.analysis import men_ahead, score_words, white_view, winning_chance
-from game.phases import InGame, Level, Reviewing
+from game.computer.analysis import men_ahead, score_words, white_view, winning_chance
+from game.play import intents as it
+from game.play.phases import InGame, Level, Reviewing
 
 from . import theme as th
 
 if TYPE_CHECKING:
     from engine import Position
-    from game.controller import Controller
+    from game.play.machine import Controller
 
     from .panel import Interface
 

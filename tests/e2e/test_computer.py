@@ -13,10 +13,10 @@ import pytest
 from engine import worker
 from engine.game import Reason
 from engine.worker import EngineClient
-from game import intents as it
-from game.controller import Controller
-from game.phases import AwaitingDrawAnswer, HumanToMove, Level, OpponentFailed, OpponentToMove
-from game.worker_opponent import WorkerOpponent
+from game.computer.worker_opponent import WorkerOpponent
+from game.play import intents as it
+from game.play.machine import Controller
+from game.play.phases import AwaitingDrawAnswer, HumanToMove, Level, OpponentFailed, OpponentToMove
 
 
 def run_until(c: Controller, done, timeout: float = 180.0) -> None:

@@ -24,11 +24,11 @@ import pytest
 
 from engine import AMERICAN, Color, parse_square
 from engine.game import Game
-from game.controller import Controller
 from game.online.client import RoomClient
 from game.online.protocol import Joined
 from game.online.server import EmbeddedServer
-from game.phases import ChoosingMode, HumanToMove, Mode, Room
+from game.play.machine import Controller
+from game.play.phases import ChoosingMode, HumanToMove, Mode, Room
 from game.render import Camera, Viewport, project
 from game.render.geometry import PIECE_HEIGHT, square_center
 from game.ui import Interface, compute_layout
@@ -306,8 +306,8 @@ def test_a_window_opened_with_a_link_goes_straight_into_the_room(open_app):
 
 
 def test_a_link_given_at_launch_over_a_game_in_progress_asks_before_leaving_it(open_app, tmp_path):
-    from game.intents import Cancel, ConfirmNewGame, JoinRoom
-    from game.storage import Storage
+    from game.files.storage import Storage
+    from game.play.intents import Cancel, ConfirmNewGame, JoinRoom
 
     game = Game(AMERICAN)
     for text in ("11-15", "23-19"):  # the player (Black) has moved: leaving the game counts as a loss

@@ -12,7 +12,7 @@ import pygame
 from engine import AMERICAN
 from engine.game import Game
 from engine.pdn import PdnGame, read_text
-from game.phases import Browsing, GameOver, HumanToMove, Reviewing
+from game.play.phases import Browsing, GameOver, HumanToMove, Reviewing
 
 BLUNDER = "10-14 21-17 14x21 24-20 11-15 22-18 15x22 25x18 9-14 18x9 5x14"  # 2. 21-17? gives a man away
 

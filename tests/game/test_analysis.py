@@ -12,13 +12,13 @@ from engine import AMERICAN, Color
 from engine.game import Game
 from engine.pdn import PdnGame, read_text
 from engine.worker import EngineClient
-from game import intents as it
-from game.analysis import WorkerAnalyst, men_ahead, score_words, winning_chance
-from game.controller import Controller
-from game.engine_link import EngineLink
-from game.phases import HumanToMove, Level, OpponentToMove
-from game.report import GameReport, annotate
-from game.worker_opponent import WorkerOpponent
+from game.computer.analysis import WorkerAnalyst, men_ahead, score_words, winning_chance
+from game.computer.engine_link import EngineLink
+from game.computer.report import GameReport, annotate
+from game.computer.worker_opponent import WorkerOpponent
+from game.play import intents as it
+from game.play.machine import Controller
+from game.play.phases import HumanToMove, Level, OpponentToMove
 
 TIMEOUT = 300.0
 BLUNDER_GAME = "10-14 21-17 14x21 24-20 11-15 22-18 15x22 25x18"  # 2. 21-17? gives White's man away
@@ -143,7 +143,7 @@ def test_scores_in_a_players_words():
 
 def test_endgame_table_results_in_a_players_words():
     from engine import search
-    from game import analysis
+    from game.computer import analysis
 
     assert (analysis.MATE, analysis.MATE_BOUND, analysis.EGDB_BOUND) == (search.MATE, search.MATE_BOUND,
                                                                          search.EGDB_BOUND)
@@ -191,7 +191,7 @@ class ScriptedAnalyst:
 def test_analyze_is_not_offered_in_a_game_against_the_computer_and_says_why():
     from support import ScriptedOpponent
 
-    from game.analysis import Line, LineFound
+    from game.computer.analysis import Line, LineFound
 
     analyst = ScriptedAnalyst()
     c = Controller(opponent=ScriptedOpponent(), analyst=analyst)

@@ -10,9 +10,9 @@ from support import position, sq
 
 from engine import AMERICAN, INTERNATIONAL, Color, Position
 from engine.game import Game, Reason
-from game.controller import Controller
-from game.hand import WHEN_YOU_CAN_CAPTURE
-from game.intents import (
+from game.files.settings import Notation, View
+from game.play.hand import WHEN_YOU_CAN_CAPTURE
+from game.play.intents import (
     AcceptDraw,
     Cancel,
     ChangeMode,
@@ -39,7 +39,8 @@ from game.intents import (
     ToggleSetting,
     Undo,
 )
-from game.phases import (
+from game.play.machine import Controller
+from game.play.phases import (
     AwaitingDrawAnswer,
     ChoosingMode,
     ConfirmingNewGame,
@@ -54,8 +55,7 @@ from game.phases import (
     Resuming,
     Screen,
 )
-from game.settings import Notation, View
-from game.status_text import MUST_CAPTURE
+from game.play.status_text import MUST_CAPTURE
 
 
 def press(c: Controller, *names: str) -> None:

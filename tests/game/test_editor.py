@@ -7,10 +7,10 @@ from __future__ import annotations
 from support import sq
 
 from engine import AMERICAN, INTERNATIONAL, Color, Piece, Position
-from game import intents as it
-from game.controller import Controller
-from game.editor import Setup, Tool
-from game.phases import ChoosingMode, Editing, GameOver, HumanToMove, Level, Mode, OpponentToMove, Screen
+from game.play import intents as it
+from game.play.editor import Setup, Tool
+from game.play.machine import Controller
+from game.play.phases import ChoosingMode, Editing, GameOver, HumanToMove, Level, Mode, OpponentToMove, Screen
 
 W, B = Color.WHITE, Color.BLACK
 

@@ -20,8 +20,11 @@ from support import ScriptedOpponent, sq
 
 from engine import Color
 from engine.game import Reason
-from game.controller import FRIEND_AWAY_LIMIT_S, Controller
-from game.intents import (
+from game.files.storage import Storage
+from game.friend import session
+from game.friend.rooms import Rooms
+from game.online.server import EmbeddedServer
+from game.play.intents import (
     AcceptDraw,
     Cancel,
     ChangeMode,
@@ -46,9 +49,8 @@ from game.intents import (
     TypeText,
     Undo,
 )
-from game.online import session
-from game.online.server import EmbeddedServer
-from game.phases import (
+from game.play.machine import FRIEND_AWAY_LIMIT_S, Controller
+from game.play.phases import (
     AwaitingDrawAnswer,
     ChoosingMode,
     EnteringLink,
@@ -61,8 +63,6 @@ from game.phases import (
     Screen,
     WaitingForFriend,
 )
-from game.rooms import Rooms
-from game.storage import Storage
 
 ROOT = Path(__file__).resolve().parents[2]
 FAST = dict(backoff=(0.05, 0.3), ping_interval=2.0, first_connect_timeout=3.0)
@@ -444,8 +444,8 @@ def test_a_new_local_game_leaves_the_room_and_stops_the_own_server(make_player):
 
 def test_a_game_with_a_friend_keeps_the_screen_until_it_is_over(make_player):
     """A review, the editor, the browser, pasting and the analysis wait: the friend plays on meanwhile."""
-    from game.intents import EditPosition, OpenBrowser, Pasted, ReviewStep, ToggleAnalysis
-    from game.phases import Reviewing
+    from game.play.intents import EditPosition, OpenBrowser, Pasted, ReviewStep, ToggleAnalysis
+    from game.play.phases import Reviewing
 
     host, guest = pair(make_player)
     play(host, guest, "11-15")
@@ -462,13 +462,13 @@ def test_a_game_with_a_friend_keeps_the_screen_until_it_is_over(make_player):
     assert isinstance(guest.phase, Reviewing) and guest.shown_ply() == 1
 
 
-FRIEND_PLAY_MODULES = ("websockets", "sqlite3", "game.friend_opponent", "game.online.server", "game.online.client")
+FRIEND_PLAY_MODULES = ("websockets", "sqlite3", "game.friend.opponent", "game.online.server", "game.online.client")
 LAZY = """
 import sys
-import game.app, game.cli, game.controller
-from game import intents as it
-from game.controller import Controller
-from game.rooms import Rooms
+import game.window.app, game.cli, game.play.machine
+from game.play import intents as it
+from game.play.machine import Controller
+from game.friend.rooms import Rooms
 
 c = Controller(rooms=Rooms(listen="127.0.0.1", port=0))
 c.handle(it.StartGame(None))

@@ -12,11 +12,12 @@ import pytest
 
 from engine import AMERICAN, Color
 from engine.game import Game
-from game import desktop, text_entry
-from game import intents as it
+from game import desktop
 from game.cli import build_parser
-from game.controller import Controller
-from game.phases import (
+from game.play import intents as it
+from game.play import text_entry
+from game.play.machine import Controller
+from game.play.phases import (
     ChoosingMode,
     EnteringLink,
     EnteringServer,
@@ -28,7 +29,7 @@ from game.phases import (
     Room,
     WaitingForFriend,
 )
-from game.saved_game import game_from_dict
+from game.play.saved import game_from_dict
 from game.ui import Interface
 from game.ui.online_screen import break_anywhere
 

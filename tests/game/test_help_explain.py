@@ -12,13 +12,13 @@ import pytest
 
 from engine import AMERICAN, INTERNATIONAL, Color, Position, Variant, coords_square, parse_square, square_coords
 from engine.game import Game
-from game.controller import Controller
-from game.hand import WHEN_YOU_CAN_CAPTURE
 from game.help import explain_refusal, rules_page
 from game.help.explain import MESSAGES, _Board
 from game.help.model import board_fen
-from game.intents import SquarePressed
-from game.phases import Mode
+from game.play.hand import WHEN_YOU_CAN_CAPTURE
+from game.play.intents import SquarePressed
+from game.play.machine import Controller
+from game.play.phases import Mode
 
 AM, INTL = AMERICAN, INTERNATIONAL
 # the specification's words when a piece that can't capture is pressed ("Controls on this page"), and where to look

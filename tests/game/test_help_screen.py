@@ -12,16 +12,16 @@ import pytest
 from support import position, sq
 
 from engine import AMERICAN, INTERNATIONAL, Color, square_coords
-from game import intents as it
-from game.controller import Controller
-from game.hand import WHEN_YOU_CAN_CAPTURE
 from game.help import KEYS, Style, controls_page, rules_page
-from game.input import WHEEL_PIXELS, Input, Scroll
-from game.phases import ConfirmingResign, HelpPage, HumanToMove, OpponentToMove, ReadingHelp, Screen
+from game.play import intents as it
+from game.play.hand import WHEN_YOU_CAN_CAPTURE
+from game.play.machine import Controller
+from game.play.phases import ConfirmingResign, HelpPage, HumanToMove, OpponentToMove, ReadingHelp, Screen
 from game.ui import Interface
 from game.ui import diagram as dg
 from game.ui import theme as th
 from game.ui.help_screen import HEADER_H, JUMP_MARGIN, GoToSection, _Link, _Picture, _Text
+from game.window.input import WHEEL_PIXELS, Input, Scroll
 
 B, W = Color.BLACK, Color.WHITE
 SIZES = [(640, 480), (800, 600), (1024, 640), (1280, 800), (700, 1000), (1920, 1080)]

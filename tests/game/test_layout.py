@@ -14,12 +14,12 @@ from support import position, sq
 from engine import AMERICAN, INTERNATIONAL, Color
 from engine.game import Game
 from engine.pdn import read_text
-from game import intents as it
-from game.analysis import GameScored, Line, LineFound
-from game.controller import Controller
-from game.editor import Setup
-from game.files import Listing
-from game.phases import EnteringLink, EnteringServer, GameOver, JoiningRoom, Level, Mode, Resuming, Room, WaitingForFriend
+from game.computer.analysis import GameScored, Line, LineFound
+from game.files.pdn import Listing
+from game.play import intents as it
+from game.play.editor import Setup
+from game.play.machine import Controller
+from game.play.phases import EnteringLink, EnteringServer, GameOver, JoiningRoom, Level, Mode, Resuming, Room, WaitingForFriend
 from game.ui import Interface
 from game.ui.panel import Hit
 

@@ -12,8 +12,8 @@ from support import sq
 from engine import AMERICAN
 from engine.game import Game
 from engine.pdn import PdnGame
-from game import intents as it
-from game.phases import Browsing, Reviewing
+from game.play import intents as it
+from game.play.phases import Browsing, Reviewing
 
 ISSUE_20 = "issue 20: opening a PDN over a game against the computer records a loss without asking"
 

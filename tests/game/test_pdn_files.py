@@ -12,10 +12,10 @@ import pytest
 
 from engine import AMERICAN, INTERNATIONAL, Color
 from engine.pdn import read_file, read_text
-from game import files
-from game import intents as it
-from game.controller import Controller
-from game.phases import Browsing, HumanToMove, Level, Mode, Reviewing
+from game.files import pdn as files
+from game.play import intents as it
+from game.play.machine import Controller
+from game.play.phases import Browsing, HumanToMove, Level, Mode, Reviewing
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "pdn"
 

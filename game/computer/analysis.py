@@ -95,7 +95,7 @@ class Analyst(Protocol):
 
 
 class WorkerAnalyst:
-    """An :class:`Analyst` on the engine's worker (``channel``: a ``game.engine_link.Channel``)."""
+    """An :class:`Analyst` on the engine's worker (``channel``: a ``game.computer.engine_link.Channel``)."""
 
     def __init__(self, channel: Any):
         self.channel = channel

@@ -10,7 +10,7 @@ Selection follows the specification ("Controls on this page") to the letter:
 * when a capture is compulsory a press on a piece that cannot capture explains "When you can
   capture, you must capture"; every refused attempt says why in the words of the rules
   (``game.help.explain_refusal``), and the notice names the Rules section to open
-  (:attr:`Controller.notice_rule <game.controller.Controller.notice_rule>`);
+  (:attr:`Controller.notice_rule <game.play.machine.Controller.notice_rule>`);
 * a multi-capture is entered by pressing the squares to stop on in order; as soon as one route
   remains, the rest plays itself; pressing the final square (green ring) first plays the move when
   only one route leads there; "Deselect" (or Esc) cancels a capture partly entered.
@@ -26,12 +26,12 @@ from typing import TYPE_CHECKING
 
 from engine import Color, coords_square
 from game.help import explain_refusal
-from game.phases import AwaitingDrawAnswer, Editing, HumanToMove, InGame, Mode, OpponentToMove, Reviewing, Screen
+from game.play.phases import AwaitingDrawAnswer, Editing, HumanToMove, InGame, Mode, OpponentToMove, Reviewing, Screen
 
 if TYPE_CHECKING:
     from engine import Move, Variant
     from engine.game import Game
-    from game.controller import Controller
+    from game.play.machine import Controller
 
 # the specification's words for a press on a piece that can't capture while another can: the refusal
 # that game.help gives then begins with them

@@ -1,8 +1,8 @@
 """The play state machine: what a press, a key or a button does, the opponent's turns, undo and offers.
 
-Intents come in (``game.intents``, from ``game.input`` and the panel) and :meth:`Controller.handle`
+Intents come in (``game.play.intents``, from ``game.window.input`` and the panel) and :meth:`Controller.handle`
 routes each to the job that applies it; the opponent's replies come in through
-:meth:`Controller.update`, once a frame. The state is an explicit phase (``game.phases``, with its
+:meth:`Controller.update`, once a frame. The state is an explicit phase (``game.play.phases``, with its
 diagram) plus the selection on the board; the renderer and the panel read it (``phase``,
 ``selected``, :meth:`Controller.targets`, :meth:`Controller.status` ...), and
 :attr:`Controller.version` changes whenever any of it may have. Nothing here touches a window, so it
@@ -11,17 +11,17 @@ is tested without one.
 The controller keeps the phases, the moves played and the opponent's turns, and composes one object
 per job, each in its own module with its own docstring:
 
-* ``hand`` (``game.hand``): the player's hand on the board: selection, multi-capture entry, drag and
+* ``hand`` (``game.play.hand``): the player's hand on the board: selection, multi-capture entry, drag and
   the keyboard cursor, and why the rules refuse a move;
-* ``offers`` (``game.offers``): draw offers, resignation and taking moves back;
-* ``friend_play`` (``game.friend_play``): a friend's game through a room;
-* ``review`` (``game.review``): stepping through a game, playing on from a position, the editor;
-* ``studies`` (``game.studies``): the analysis, a hint and the game report beside the board;
-* ``files`` (``game.pdn_files``): games in and out as PDN (files, the browser, the clipboard);
-* ``saved`` (``game.saved_game``): the game in progress kept on disk and resumed at launch;
-* ``results`` (``game.results``): the results table, and what leaving a game costs;
-* ``games`` (``game.games``): games starting from the mode screen, Play again, the mode screen and back;
-* the status line is ``game.status_text``.
+* ``offers`` (``game.play.offers``): draw offers, resignation and taking moves back;
+* ``friend_play`` (``game.play.friend``): a friend's game through a room;
+* ``review`` (``game.play.review``): stepping through a game, playing on from a position, the editor;
+* ``studies`` (``game.play.studies``): the analysis, a hint and the game report beside the board;
+* ``files`` (``game.play.pdn``): games in and out as PDN (files, the browser, the clipboard);
+* ``saved`` (``game.play.saved``): the game in progress kept on disk and resumed at launch;
+* ``results`` (``game.play.results``): the results table, and what leaving a game costs;
+* ``games`` (``game.play.games``): games starting from the mode screen, Play again, the mode screen and back;
+* the status line is ``game.play.status_text``.
 
 The other side's moves come from an *opponent* (``game.opponent``: the computer's worker in the game,
 a test double in tests) that never blocks; a friend on another machine is an opponent too.
@@ -34,17 +34,18 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, assert_never
 
 from engine import variant_named
-from game import intents as it
-from game import status_text, text_entry
-from game.analysis import Analyst
-from game.friend_play import FriendPlay
-from game.games import Games
-from game.hand import Hand
+from game.computer.analysis import Analyst
+from game.files.settings import Notation, Settings, View
 from game.help import Refusal
-from game.offers import Offers
 from game.opponent import DrawAnswer, Opponent, OpponentError, OpponentMove, OpponentStatus, Reply
-from game.pdn_files import PdnFiles
-from game.phases import (
+from game.play import intents as it
+from game.play import status_text, text_entry
+from game.play.friend import FriendPlay
+from game.play.games import Games
+from game.play.hand import Hand
+from game.play.offers import Offers
+from game.play.pdn import PdnFiles
+from game.play.phases import (
     AwaitingDrawAnswer,
     Browsing,
     ChoosingMode,
@@ -73,20 +74,19 @@ from game.phases import (
     TurnPhase,
     WaitingForFriend,
 )
-from game.results import Results
-from game.review import Review
-from game.saved_game import SavedGame
-from game.settings import Notation, Settings, View
-from game.studies import Studies, Study
+from game.play.results import Results
+from game.play.review import Review
+from game.play.saved import SavedGame
+from game.play.studies import Studies, Study
 
 if TYPE_CHECKING:  # at run time engine.game loads with the first game: the mode screen needs no numba
     from engine import Color, Move, Position, Variant
     from engine.game import Game
     from engine.pdn import PdnGame
-    from game.friend_opponent import FriendOpponent
-    from game.report import GameReport
-    from game.rooms import Rooms
-    from game.storage import Storage
+    from game.computer.report import GameReport
+    from game.files.storage import Storage
+    from game.friend.opponent import FriendOpponent
+    from game.friend.rooms import Rooms
 
 FRIEND_AWAY_LIMIT_S = 120.0  # "Continue vs computer" after the friend is gone this long (specification: 2 minutes)
 
@@ -501,7 +501,7 @@ class Controller:
                     self.clipboard = position.fen()
                     self.notice = f"FEN copied: {self.clipboard}"
             case it.PasteFromClipboard():
-                pass  # game.input reads the clipboard and sends Pasted
+                pass  # game.window.input reads the clipboard and sends Pasted
             case it.Pasted(text=text):
                 self.files.paste(text)
             case it.OpenFile(path=path):

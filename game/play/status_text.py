@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, assert_never
 
-from game.phases import (
+from game.play.phases import (
     AwaitingDrawAnswer,
     Browsing,
     ChoosingMode,
@@ -26,7 +26,7 @@ from game.phases import (
 
 if TYPE_CHECKING:
     from engine.game import Game, Outcome
-    from game.controller import Controller
+    from game.play.machine import Controller
 
 MUST_CAPTURE = "You must capture"
 

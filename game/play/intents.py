@@ -1,8 +1,8 @@
-"""What a player asks for: the intents that ``game.input`` and the panel send to the controller.
+"""What a player asks for: the intents that ``game.window.input`` and the panel send to the controller.
 
-Each is a frozen value; :meth:`game.controller.Controller.handle` dispatches on its type and refuses
+Each is a frozen value; :meth:`game.play.machine.Controller.handle` dispatches on its type and refuses
 any other (a TypeError). The window's own events (quit, resize, turning the camera) are
-``game.input``'s and stay in the app.
+``game.window.input``'s and stay in the app.
 """
 
 from __future__ import annotations
@@ -10,12 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from game.phases import HelpPage, Level
-from game.settings import View
+from game.files.settings import View
+from game.play.phases import HelpPage, Level
 
 if TYPE_CHECKING:
     from engine import Color, Move
-    from game.editor import Tool
+    from game.play.editor import Tool
 
 
 @dataclass(frozen=True)
@@ -143,7 +143,7 @@ class SetView:
 
 @dataclass(frozen=True)
 class ToggleSetting:
-    """Flip a boolean setting or step a choice (``name`` is a :class:`game.settings.Settings` field)."""
+    """Flip a boolean setting or step a choice (``name`` is a :class:`game.files.settings.Settings` field)."""
 
     name: str
 
@@ -232,7 +232,7 @@ class TypeText:
 
 @dataclass(frozen=True)
 class EditText:
-    """An editing key in a text field: a name in ``game.text_entry.KEYS`` (backspace, delete, left ...)."""
+    """An editing key in a text field: a name in ``game.play.text_entry.KEYS`` (backspace, delete, left ...)."""
 
     key: str
 
@@ -309,7 +309,7 @@ class CopyFen:
 
 @dataclass(frozen=True)
 class PasteFromClipboard:
-    """A button that pastes: ``game.input`` reads the clipboard when it is pressed and sends
+    """A button that pastes: ``game.window.input`` reads the clipboard when it is pressed and sends
     :class:`Pasted` instead."""
 
 

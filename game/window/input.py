@@ -31,9 +31,9 @@ from typing import Callable
 
 import pygame
 
-from game import clipboard
-from game import intents as it
-from game.editor import Tool
+from game.play import intents as it
+from game.play.editor import Tool
+from game.window import clipboard
 
 DRAG_PIXELS = 6  # how far the pointer moves before a press becomes a drag
 WHEEL_PIXELS = 48  # one notch of the wheel scrolls the panel this far

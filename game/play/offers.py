@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from game.phases import ConfirmingResign, HumanToMove, InGame, Reviewing
+from game.play.phases import ConfirmingResign, HumanToMove, InGame, Reviewing
 
 if TYPE_CHECKING:
-    from game.controller import Controller
+    from game.play.machine import Controller
 
 
 class Offers:

@@ -8,8 +8,8 @@ import dataclasses
 from typing import TYPE_CHECKING
 
 from engine import variant_named
-from game.intents import JoinRoom, OpenJoin, PlayFriend, StartGame
-from game.phases import (
+from game.play.intents import JoinRoom, OpenJoin, PlayFriend, StartGame
+from game.play.phases import (
     ChoosingMode,
     ConfirmingNewGame,
     GameOver,
@@ -25,7 +25,7 @@ from game.phases import (
 if TYPE_CHECKING:
     from engine import Variant
     from engine.game import Game
-    from game.controller import Controller
+    from game.play.machine import Controller
 
 
 class Games:

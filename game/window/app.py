@@ -1,5 +1,5 @@
-"""The window and main loop (``game.cli`` opens it; ``game.loader`` loads the rules engine meanwhile;
-``game.compositor`` puts each frame on the window).
+"""The window and main loop (``game.cli`` opens it; ``game.window.loader`` loads the rules engine meanwhile;
+``game.window.compositor`` puts each frame on the window).
 
 Launch order, so the window is there at once: pygame and an OpenGL window first (cleared to the
 background colour), then the interface; the rules engine's numba kernels load (or, on the first run,
@@ -14,13 +14,13 @@ the interface and the controller load without it (``engine`` and ``game.render``
 first use), the loader thread imports it and loads the kernels, and the 3D board (the chosen rules'
 start position on the mode screen) appears as soon as they are ready.
 
-A friend's rooms (``game.rooms``) are opened from the controller once the rules engine is ready (what
+A friend's rooms (``game.friend.rooms``) are opened from the controller once the rules engine is ready (what
 friend play needs loads with the first room); a link given on the command line joins its room then
 (over a game in progress, once the player has confirmed leaving it, as for a new game).
 
 The loop runs at 60 frames a second and never waits: input -> controller -> (worker replies) ->
 sounds, animation, camera -> draw what changed -> flip. A software renderer (Mesa llvmpipe) pays for
-every pixel it draws, so a frame draws only what changed (see ``game.compositor``) and a frame where
+every pixel it draws, so a frame draws only what changed (see ``game.window.compositor``) and a frame where
 nothing changed draws nothing and is not flipped.
 """
 
@@ -29,14 +29,14 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
-from game.compositor import BACKGROUND, Compositor
-from game.loader import Loader
-from game.settings import AnimationSpeed, View
+from game.files.settings import AnimationSpeed, View
+from game.window.compositor import BACKGROUND, Compositor
+from game.window.loader import Loader
 
 if TYPE_CHECKING:
     from engine import Position, Variant
-    from game.intents import Intent
-    from game.phases import Played
+    from game.play.intents import Intent
+    from game.play.phases import Played
     from game.render import Camera, CameraMove, MoveAnimation, RenderState
     from game.render.scene import BoardRenderer
 
@@ -52,7 +52,7 @@ class App:
         import moderngl
         import pygame
 
-        from game.memory import release_large_blocks_when_freed
+        from game.window.memory import release_large_blocks_when_freed
 
         release_large_blocks_when_freed()  # before the board images' large arrays come and go
         pygame.init()
@@ -71,12 +71,12 @@ class App:
         self.loader = Loader()
 
         # none of these imports numba: the loader thread does, meanwhile
-        from game.controller import Controller
-        from game.input import Input
+        from game.files.storage import Storage
+        from game.play.machine import Controller
         from game.render import Camera
-        from game.sound import Sounds
-        from game.storage import Storage
         from game.ui import Interface
+        from game.window.input import Input
+        from game.window.sound import Sounds
 
         self.size = pygame.display.get_window_size()
         self.ui = Interface(self.size)
@@ -102,7 +102,7 @@ class App:
         self._room_host = room_host
         self._launch_link: Intent | None = None  # the room of the link given on the command line, to join once ready
         if link is not None:
-            from game.intents import JoinRoom
+            from game.play.intents import JoinRoom
 
             self._waiting_start = self._launch_link = JoinRoom(link)
         self.running = True
@@ -194,11 +194,11 @@ class App:
     def dispatch(self, intent) -> None:
         """Apply one intent: window and camera ones here, the rest to the controller (until the rules
         engine is ready, only those the mode screen needs then; a game chosen meanwhile waits)."""
-        from game import input as inp
-        from game import intents as it
-        from game.phases import EnteringLink, Screen
+        from game.play import intents as it
+        from game.play.phases import EnteringLink, Screen
         from game.render import camera_at
         from game.ui.help_screen import GoToSection
+        from game.window import input as inp
 
         match intent:
             case inp.Quit():
@@ -233,9 +233,9 @@ class App:
     def _check_ready(self) -> None:
         if self._ready or not self.loader.ready.is_set() or self.loader.error:
             return
-        from game.analysis import WorkerAnalyst
-        from game.engine_link import EngineLink
-        from game.worker_opponent import WorkerOpponent
+        from game.computer.analysis import WorkerAnalyst
+        from game.computer.engine_link import EngineLink
+        from game.computer.worker_opponent import WorkerOpponent
 
         self._ready = True
         link = EngineLink(self.loader.client)  # the computer and the analysis share the worker
@@ -247,8 +247,8 @@ class App:
         turn waits for the computer's process); the mode screen if the engine failed to load."""
         if self._restored:
             return
-        from game.intents import ChangeMode, ContinueSaved, JoinRoom, PlayFriend, StartGame
-        from game.phases import Resuming
+        from game.play.intents import ChangeMode, ContinueSaved, JoinRoom, PlayFriend, StartGame
+        from game.play.phases import Resuming
 
         c = self.controller
         if self.loader.error:
@@ -256,7 +256,7 @@ class App:
             if isinstance(c.phase, Resuming):
                 c.handle(ChangeMode())  # nothing to resume with: the mode screen, which says why
         elif self.loader.kernels.is_set():
-            from game.rooms import Rooms  # friend play replays games: it is offered once the rules engine is ready
+            from game.friend.rooms import Rooms  # friend play replays games: it is offered once the rules engine is ready
 
             self._restored = True
             c.rooms = Rooms(listen=self._room_host)
@@ -269,7 +269,7 @@ class App:
     def _start_waiting_game(self) -> None:
         """Start the game chosen before the rules engine was ready, once it is and the player is not
         reading the help (which keeps it until Back)."""
-        from game.phases import Screen
+        from game.play.phases import Screen
 
         if self._ready and self._waiting_start is not None and self.controller.screen is not Screen.HELP:
             self.controller.handle(self._waiting_start)
@@ -305,7 +305,7 @@ class App:
 
     def _follow_controller(self, now: float) -> None:
         """Start the animation of a move just played, play its sounds, turn the camera when needed."""
-        from game.phases import Screen
+        from game.play.phases import Screen
         from game.render import Camera, CameraMove, camera_at
 
         c = self.controller
@@ -322,8 +322,8 @@ class App:
             self.sounds.play(name, c.settings.sound)
         c.events.clear()
         if c.clipboard is not None:
-            from game import clipboard
-            from game.phases import WaitingForFriend
+            from game.play.phases import WaitingForFriend
+            from game.window import clipboard
 
             if not clipboard.copy(c.clipboard):
                 c.notice = "Couldn't reach the clipboard" + (

@@ -1,4 +1,4 @@
-"""What the player chose, kept between runs (``game.storage``): notation, square numbers, animation
+"""What the player chose, kept between runs (``game.files.storage``): notation, square numbers, animation
 speed, sound, view, the rules last chosen on the mode screen and the room server for playing a friend."""
 
 from __future__ import annotations

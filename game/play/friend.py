@@ -1,8 +1,8 @@
 """A friend's game through a room: opening and joining rooms, the room's news, rematches, and going
 on against the computer when the friend is gone.
 
-A friend on another machine is an opponent (``game.friend_opponent``, opened by
-:class:`~game.rooms.Rooms`): the player's moves, draw acceptances and resignations are
+A friend on another machine is an opponent (``game.friend.opponent``, opened by
+:class:`~game.friend.rooms.Rooms`): the player's moves, draw acceptances and resignations are
 told to the friend's room, whose server checks them; the friend's arrive like the computer's. Against
 a friend there is no undo; after the game "Rematch (swap sides)" replaces "Play again"; when the
 friend has been gone for ``friend_away_limit_s`` (or the room can't be reached as long), "Continue
@@ -15,9 +15,10 @@ import dataclasses
 from typing import TYPE_CHECKING, assert_never
 
 from engine import Color
+from game.friend.rooms import HostingError
 from game.online.protocol import InvalidLinkError, parse_link, parse_server_address
 from game.opponent import DrawAnswer, OpponentError, OpponentMove, OpponentStatus
-from game.phases import (
+from game.play.phases import (
     ChoosingMode,
     EnteringLink,
     EnteringServer,
@@ -31,12 +32,11 @@ from game.phases import (
     TurnPhase,
     WaitingForFriend,
 )
-from game.rooms import HostingError
 
 if TYPE_CHECKING:
     from engine.game import Game
-    from game.controller import Controller
-    from game.friend_opponent import FriendReply, RoomNews
+    from game.friend.opponent import FriendReply, RoomNews
+    from game.play.machine import Controller
 
 
 class FriendPlay:
@@ -217,7 +217,7 @@ class FriendPlay:
                 self._on_room(news)
 
     def _on_room(self, news: RoomNews) -> None:
-        from game import friend_opponent as fo
+        from game.friend import opponent as fo
 
         p = self.c.turn_phase
         in_friend_game = isinstance(p, InGame) and p.mode.vs_friend

@@ -1,7 +1,7 @@
 """Stepping through a game, playing on from the position shown, and the position editor's board.
 
-The review itself is a phase (``game.phases.Reviewing``: the game and the ply shown), and so is the
-editor (``game.phases.Editing``); :class:`Review` moves them for the controller. :func:`game_at` is
+The review itself is a phase (``game.play.phases.Reviewing``: the game and the ply shown), and so is the
+editor (``game.play.phases.Editing``); :class:`Review` moves them for the controller. :func:`game_at` is
 the record of a game as it stood after some of its moves.
 """
 
@@ -11,8 +11,8 @@ import dataclasses
 from typing import TYPE_CHECKING
 
 from engine import Color
-from game.intents import ChooseTool, ClearBoard, SetTurn, StartPosition
-from game.phases import (
+from game.play.intents import ChooseTool, ClearBoard, SetTurn, StartPosition
+from game.play.phases import (
     Browsing,
     Editing,
     GameOver,
@@ -29,7 +29,7 @@ from game.phases import (
 
 if TYPE_CHECKING:
     from engine.game import Game
-    from game.controller import Controller
+    from game.play.machine import Controller
 
 
 def game_at(game: Game, ply: int) -> Game:
@@ -91,7 +91,7 @@ class Review:
         a record of the moves up to there (a set-up position has none), so the draw rules count on as
         they should; against the computer the person plays the side to move."""
         from engine.game import Game
-        from game.review import game_at
+        from game.play.review import game_at
 
         p = self.c.base_phase
         notice = None
@@ -128,7 +128,7 @@ class Review:
 
     def edit(self) -> None:
         """The editor, on the position shown (the rules' start position from the mode screen)."""
-        from game.editor import Setup, Tool
+        from game.play.editor import Setup, Tool
 
         p = self.c.base_phase
         if isinstance(p, (Editing, ReadingHelp, Resuming, RoomPhase)) or self.c.friend_play.refused_in_friend_game():
@@ -148,7 +148,7 @@ class Review:
 
     def edit_board(self, intent: ChooseTool | SetTurn | ClearBoard | StartPosition) -> None:
         """The editor's tools: the piece a press puts, the side to move, an empty board, the start."""
-        from game.editor import Setup
+        from game.play.editor import Setup
 
         p = self.c.phase
         if not isinstance(p, Editing):

@@ -1,6 +1,6 @@
 """The engine beside the board: the analysis of the position shown, a hint, and the game report.
 
-They come from an *analyst* (``game.analysis``) on the computer's worker, which the controller lets
+They come from an *analyst* (``game.computer.analysis``) on the computer's worker, which the controller lets
 think only while the computer doesn't (it stops the one before it asks the other).
 """
 
@@ -9,14 +9,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from game.analysis import HINT_SECONDS, AnalysisFailed, GameScored, Line, LineFound, PositionScored
-from game.phases import HumanToMove, Reviewing
+from game.computer.analysis import HINT_SECONDS, AnalysisFailed, GameScored, Line, LineFound, PositionScored
+from game.play.phases import HumanToMove, Reviewing
 
 if TYPE_CHECKING:
     from engine import Position
     from engine.game import Game
-    from game.controller import Controller
-    from game.report import GameReport
+    from game.computer.report import GameReport
+    from game.play.machine import Controller
 
 
 @dataclass
@@ -132,7 +132,7 @@ class Studies:
         key, ply = target
         if study is not None and study.key == key:
             return
-        from game.review import game_at
+        from game.play.review import game_at
 
         shown = self.c.in_game
         assert shown is not None
@@ -167,13 +167,13 @@ class Studies:
                 self.c.study.line = line
                 self.c.study.running = not final
             case PositionScored(score=score, best=best) if self.c.report_running and self.c.report_game is not None:
-                from game.report import GameReport
+                from game.computer.report import GameReport
 
                 self._report_scores.append(score)
                 self._report_best.append(best)
                 self.c.report = GameReport.of(self.c.report_game, self._report_scores, self._report_best)
             case GameScored(scores=scores, best=best) if self.c.report_running and self.c.report_game is not None:
-                from game.report import GameReport
+                from game.computer.report import GameReport
 
                 self.c.report = GameReport.of(self.c.report_game, scores, best)
                 self.c.report_running = False

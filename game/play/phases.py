@@ -1,6 +1,6 @@
 """The controller's state: how a game is played (:class:`Mode`) and the phase it is in.
 
-A phase is a frozen value that the controller (``game.controller``) replaces at each transition.
+A phase is a frozen value that the controller (``game.play.machine``) replaces at each transition.
 Every phase on the game screen carries the game and its mode, so neither is ever missing there.
 
     ChoosingMode --StartGame, PlayAgain--> the new game's first phase
@@ -46,7 +46,7 @@ Every phase on the game screen carries the game and its mode, so neither is ever
                 --the engine loaded--> the saved game's phase; ChoosingMode when it can't be read
 
 A game with a friend (``Mode.room``) goes through the same phases: the friend is the opponent in
-:class:`OpponentToMove` (``game.friend_opponent``), and a rematch starts the room's next game in
+:class:`OpponentToMove` (``game.friend.opponent``), and a rematch starts the room's next game in
 its first phase. Reaching the room has phases of its own, on the room screen:
 
     ChoosingMode --PlayFriend--> WaitingForFriend (link None until the room is open, then its link)
@@ -74,9 +74,9 @@ from engine import Color
 if TYPE_CHECKING:  # engine.game loads with the first game: the mode screen needs no numba
     from engine import Move, Position
     from engine.game import Game
-    from game.editor import Setup, Tool
-    from game.files import Listing
-    from game.intents import JoinRoom, OpenJoin, PlayFriend, StartGame
+    from game.files.pdn import Listing
+    from game.play.editor import Setup, Tool
+    from game.play.intents import JoinRoom, OpenJoin, PlayFriend, StartGame
 
 
 class Screen(enum.Enum):

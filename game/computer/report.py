@@ -2,7 +2,7 @@
 marked ``?`` (a mistake) and ``??`` (a blunder), and the marks and scores written into the PDN.
 
 A move's cost is what it lost against the engine's best move, counted in winning chances
-(``game.analysis.winning_chance``): the mover's chance before the move, by the engine's best, less
+(``game.computer.analysis.winning_chance``): the mover's chance before the move, by the engine's best, less
 its chance after it. Counted so, a man given away from an even game is a blunder, half a man a
 mistake, and nothing much is lost in a game already won or lost.
 """

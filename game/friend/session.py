@@ -32,9 +32,8 @@ from dataclasses import dataclass
 
 from engine import Color, Move, variant_named
 from engine.game import Game
-
-from .client import Connected, GaveUp, Reconnecting, RoomClient, Unsent
-from .protocol import Error, Joined, Link, ServerAddress, State, parse_link
+from game.online.client import Connected, GaveUp, Reconnecting, RoomClient, Unsent
+from game.online.protocol import Error, Joined, Link, ServerAddress, State, parse_link
 
 FRIEND_AWAY_LIMIT_S = 120.0  # "Continue vs computer" once the friend has been away this long (specification)
 

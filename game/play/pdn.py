@@ -10,12 +10,12 @@ import os
 import re
 from typing import TYPE_CHECKING
 
-from game.phases import Browsing, Mode, Question, ReadingHelp, Resuming, Reviewing, RoomPhase
+from game.play.phases import Browsing, Mode, Question, ReadingHelp, Resuming, Reviewing, RoomPhase
 
 if TYPE_CHECKING:
     from engine.pdn import PdnGame
-    from game.controller import Controller
-    from game.files import Listing
+    from game.files.pdn import Listing
+    from game.play.machine import Controller
 
 _FEN_TEXT = re.compile(r'\s*(\[\s*FEN\s+")?\s*[WB]\s*:', re.I)  # pasted text that is a FEN, not PDN
 
@@ -33,8 +33,8 @@ class PdnFiles:
         comments and result), else its tags (from its file, or the players and the date), moves and
         result; with the game report's marks and scores when there is one."""
         from engine.pdn import PdnGame
-        from game.files import game_tags
-        from game.report import annotate
+        from game.computer.report import annotate
+        from game.files.pdn import game_tags
 
         game, mode = self.c.game, self.c.mode
         if game is None or mode is None:
@@ -49,7 +49,7 @@ class PdnFiles:
         return annotate(pdn, report) if report is not None else pdn
 
     def save_pdn(self) -> None:
-        from game.files import file_name, save_text
+        from game.files.pdn import file_name, save_text
 
         pdn = self.pdn()
         if pdn is None:
@@ -71,7 +71,7 @@ class PdnFiles:
 
     def open_browser(self) -> None:
         """The browser: the recent files and the games folder's (over a file's games: back to them)."""
-        from game.files import folder_files, games_dir
+        from game.files.pdn import folder_files, games_dir
 
         if isinstance(self.c.phase, (ReadingHelp, Resuming, RoomPhase)) or self.c.friend_play.refused_in_friend_game():
             return
@@ -99,7 +99,7 @@ class PdnFiles:
 
     def open_file(self, path: str) -> None:
         """Read a PDN file's games (off this thread, in the browser): one game opens by itself."""
-        from game.files import Listing
+        from game.files.pdn import Listing
 
         if not isinstance(self.c.phase, Browsing):
             self.open_browser()
@@ -175,7 +175,7 @@ class PdnFiles:
         """Pasted text: a FEN (into the editor's board, or opened as a position), else PDN games."""
         from engine import InvalidFenError
         from engine.pdn import PdnError, position_from_fen, read_text
-        from game.files import MAX_PASTE_CHARS, Listing
+        from game.files.pdn import MAX_PASTE_CHARS, Listing
 
         if self.c.friend_play.refused_in_friend_game():
             return
@@ -194,7 +194,7 @@ class PdnFiles:
                 self.c.illegal(str(err))
                 return
             if editing is not None:
-                from game.editor import Setup
+                from game.play.editor import Setup
 
                 self.c.phase = dataclasses.replace(editing, setup=Setup.of(position))
                 self.c.notice = "Position pasted"

@@ -44,10 +44,10 @@ def bench_window(frames: int, size: tuple[int, int], as_json: bool = False, seed
     """Run the scripted game for ``frames`` timed frames and print the frame times per kind."""
     import pygame
 
-    from game import input as inp
-    from game import intents as it
-    from game.app import App
-    from game.phases import GameOver, Level
+    from game.play import intents as it
+    from game.play.phases import GameOver, Level
+    from game.window import input as inp
+    from game.window.app import App
 
     app = App(size)
     clock = pygame.time.Clock()
@@ -121,7 +121,7 @@ def _launch_child(size: tuple[int, int]) -> None:
     import engine
 
     engine.interpret_kernels()  # as game.cli does
-    from game.app import App
+    from game.window.app import App
 
     app = App(size)
     marks = {}
@@ -153,7 +153,7 @@ def bench_launch(runs: int, size: tuple[int, int], as_json: bool = False) -> int
     import sys
     import tempfile
 
-    code = f"from game.bench import _launch_child; _launch_child({tuple(size)!r})"
+    code = f"from game.window.bench import _launch_child; _launch_child({tuple(size)!r})"
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     results: dict[str, list[dict]] = {"warm": [], "cold": []}
     for kind in ("warm", "cold"):
@@ -188,7 +188,7 @@ def bench_memory(size: tuple[int, int], as_json: bool = False, plies: int = 20, 
     import os
     import tempfile
 
-    from game import memory
+    from game.window import memory
 
     if trace:
         import tracemalloc
@@ -224,10 +224,10 @@ _MEMORY_ENDING = "W:W18,22,27,K31:B6,10,K13"
 def _memory_scenario(size: tuple[int, int], plies: int, trace: bool, seed: int) -> list[dict]:
     import pygame
 
-    from game import intents as it
-    from game.app import App
-    from game.phases import Level
+    from game.play import intents as it
+    from game.play.phases import Level
     from game.render import textures
+    from game.window.app import App
 
     app = App(size)
     clock = pygame.time.Clock()
@@ -291,10 +291,10 @@ def _memory_scenario(size: tuple[int, int], plies: int, trace: bool, seed: int) 
 
 
 def _measure(moment: str, app, trace: bool) -> dict:
-    """The memory of the game's processes now (see :mod:`game.memory`)."""
+    """The memory of the game's processes now (see :mod:`game.window.memory`)."""
     import os
 
-    from game import memory
+    from game.window import memory
 
     client = app.loader.client
     worker = client.pid if client is not None else None

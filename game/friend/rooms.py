@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING, Any
 from game.online.protocol import DEFAULT_PORT, Link, ServerAddress, parse_link, parse_server_address
 
 if TYPE_CHECKING:
-    from game.friend_opponent import FriendOpponent
+    from game.friend.opponent import FriendOpponent
     from game.online.server import EmbeddedServer
-    from game.phases import Room
+    from game.play.phases import Room
 
 log = logging.getLogger("checkers3d.online")
 
@@ -53,8 +53,8 @@ class Rooms:
     def create(self, variant: str, server: str = "") -> FriendOpponent:
         """A new room with these rules; the player moves first. ``InvalidLinkError`` for a bad server
         address, :class:`HostingError` when the own server can't listen."""
-        from game.friend_opponent import FriendOpponent
-        from game.online.session import FriendGame
+        from game.friend.opponent import FriendOpponent
+        from game.friend.session import FriendGame
 
         if server.strip():
             address = parse_server_address(server)
@@ -67,8 +67,8 @@ class Rooms:
 
     def join(self, link: str) -> FriendOpponent:
         """Take the free seat of the room ``link`` names (``InvalidLinkError`` quotes a bad one)."""
-        from game.friend_opponent import FriendOpponent
-        from game.online.session import FriendGame
+        from game.friend.opponent import FriendOpponent
+        from game.friend.session import FriendGame
 
         parsed = parse_link(link)
         session = FriendGame.join(parsed, **self.client_options)
@@ -76,8 +76,8 @@ class Rooms:
 
     def resume(self, room: Room) -> FriendOpponent:
         """Return to the player's seat in ``room`` (a room of the own server only while it runs)."""
-        from game.friend_opponent import FriendOpponent
-        from game.online.session import FriendGame
+        from game.friend.opponent import FriendOpponent
+        from game.friend.session import FriendGame
 
         parsed = parse_link(room.link)
         if room.hosted and self.embedded is not None:

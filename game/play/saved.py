@@ -8,11 +8,11 @@ import dataclasses
 from typing import TYPE_CHECKING, Any
 
 from engine import Color, variant_named
-from game.phases import ChoosingMode, Level, Mode, ReadingHelp, Resuming, Room
+from game.play.phases import ChoosingMode, Level, Mode, ReadingHelp, Resuming, Room
 
 if TYPE_CHECKING:
     from engine.game import Game
-    from game.controller import Controller
+    from game.play.machine import Controller
 
 
 class SavedGame:

@@ -20,8 +20,8 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from game.phases import Level, Result
-from game.settings import Settings
+from game.files.settings import Settings
+from game.play.phases import Level, Result
 
 ENV_DIR = "CHECKERS3D_DATA_DIR"
 

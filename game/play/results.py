@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from game.phases import InGame, Mode, Result, TurnPhase
+from game.play.phases import InGame, Mode, Result, TurnPhase
 
 if TYPE_CHECKING:
     from engine.game import Game
-    from game.controller import Controller
+    from game.play.machine import Controller
 
 
 class Results:

@@ -1,7 +1,7 @@
 """A friend on another machine as the controller's opponent (``game.opponent``).
 
-``game.rooms.Rooms`` opens the rooms; each room is a :class:`FriendOpponent`: the room's ``FriendGame``
-(``game.online.session``) adapted to the :class:`~game.opponent.Opponent` protocol. The friend's
+``game.friend.rooms.Rooms`` opens the rooms; each room is a :class:`FriendOpponent`: the room's ``FriendGame``
+(``game.friend.session``) adapted to the :class:`~game.opponent.Opponent` protocol. The friend's
 moves come as :class:`~game.opponent.OpponentMove`, the friend's acceptance of the player's draw
 offer as ``DrawAnswer(True)`` (a move instead of an answer declines it); the rest of the room's news
 (its link, a game started, the friend resigned, the connections, a rematch asked for) comes as the
@@ -17,7 +17,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
-from game.online.session import (
+from game.friend.session import (
     ConnectionChanged,
     DrawAgreed,
     FriendGame,
@@ -31,12 +31,12 @@ from game.online.session import (
     RoomOpened,
 )
 from game.opponent import DrawAnswer, OpponentMove, Reply
-from game.phases import Room
+from game.play.phases import Room
 
 if TYPE_CHECKING:
     from engine import Move
     from engine.game import Game
-    from game.phases import Mode
+    from game.play.phases import Mode
 
 # what the controller takes from a friend: replies as from any opponent, and the room's own news
 RoomNews = RoomOpened | GameStarted | FriendResigned | Resynced | Refused | FriendPresence | RematchAsked | ConnectionChanged
