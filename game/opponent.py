@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Protocol
 if TYPE_CHECKING:
     from engine import Move
     from engine.game import Game
-    from game.play.phases import Mode
+    from game.modes import Mode
 
 
 @dataclass(frozen=True)

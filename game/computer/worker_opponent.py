@@ -9,7 +9,7 @@ from game.opponent import DrawAnswer, OpponentError, OpponentMove, OpponentStatu
 if TYPE_CHECKING:
     from engine import Move
     from engine.game import Game
-    from game.play.phases import Mode
+    from game.modes import Mode
 
 
 class WorkerOpponent:

@@ -19,7 +19,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from game.play.phases import Mode
+from game.modes import Mode
 
 if TYPE_CHECKING:
     from engine import Variant

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from game.files.settings import Settings
-from game.play.phases import Level, Result
+from game.modes import Level, Result
 
 ENV_DIR = "CHECKERS3D_DATA_DIR"
 

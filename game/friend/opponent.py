@@ -30,13 +30,13 @@ from game.friend.session import (
     Resynced,
     RoomOpened,
 )
+from game.modes import Room
 from game.opponent import DrawAnswer, OpponentMove, Reply
-from game.play.phases import Room
 
 if TYPE_CHECKING:
     from engine import Move
     from engine.game import Game
-    from game.play.phases import Mode
+    from game.modes import Mode
 
 # what the controller takes from a friend: replies as from any opponent, and the room's own news
 RoomNews = RoomOpened | GameStarted | FriendResigned | Resynced | Refused | FriendPresence | RematchAsked | ConnectionChanged

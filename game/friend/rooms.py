@@ -18,8 +18,8 @@ from game.online.protocol import DEFAULT_PORT, Link, ServerAddress, parse_link, 
 
 if TYPE_CHECKING:
     from game.friend.opponent import FriendOpponent
+    from game.modes import Room
     from game.online.server import EmbeddedServer
-    from game.play.phases import Room
 
 log = logging.getLogger("checkers3d.online")
 

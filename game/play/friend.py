@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, assert_never
 
 from engine import Color
 from game.friend.rooms import HostingError
+from game.modes import Level, Mode
 from game.online.protocol import InvalidLinkError, parse_link, parse_server_address
 from game.opponent import DrawAnswer, OpponentError, OpponentMove, OpponentStatus
 from game.play.phases import (
@@ -25,8 +26,6 @@ from game.play.phases import (
     GameOver,
     InGame,
     JoiningRoom,
-    Level,
-    Mode,
     RoomPhase,
     Screen,
     TurnPhase,

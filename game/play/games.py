@@ -8,19 +8,9 @@ import dataclasses
 from typing import TYPE_CHECKING
 
 from engine import variant_named
+from game.modes import Level, Mode
 from game.play.intents import JoinRoom, OpenJoin, PlayFriend, StartGame
-from game.play.phases import (
-    ChoosingMode,
-    ConfirmingNewGame,
-    GameOver,
-    InGame,
-    Level,
-    Mode,
-    OpponentFailed,
-    Reviewing,
-    RoomPhase,
-    TurnPhase,
-)
+from game.play.phases import ChoosingMode, ConfirmingNewGame, GameOver, InGame, OpponentFailed, Reviewing, RoomPhase, TurnPhase
 
 if TYPE_CHECKING:
     from engine import Variant

@@ -26,7 +26,8 @@ from typing import TYPE_CHECKING
 
 from engine import Color, coords_square
 from game.help import explain_refusal
-from game.play.phases import AwaitingDrawAnswer, Editing, HumanToMove, InGame, Mode, OpponentToMove, Reviewing, Screen
+from game.modes import Mode
+from game.play.phases import AwaitingDrawAnswer, Editing, HumanToMove, InGame, OpponentToMove, Reviewing, Screen
 
 if TYPE_CHECKING:
     from engine import Move, Variant

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from game.files.settings import View
-from game.play.phases import HelpPage, Level
+from game.modes import Level
+from game.play.phases import HelpPage
 
 if TYPE_CHECKING:
     from engine import Color, Move

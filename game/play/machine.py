@@ -37,6 +37,7 @@ from engine import variant_named
 from game.computer.analysis import Analyst
 from game.files.settings import Notation, Settings, View
 from game.help import Refusal
+from game.modes import Mode
 from game.opponent import DrawAnswer, Opponent, OpponentError, OpponentMove, OpponentStatus, Reply
 from game.play import intents as it
 from game.play import status_text, text_entry
@@ -59,7 +60,6 @@ from game.play.phases import (
     HelpPage,
     HumanToMove,
     InGame,
-    Mode,
     OpponentFailed,
     OpponentToMove,
     Phase,

@@ -10,7 +10,8 @@ import os
 import re
 from typing import TYPE_CHECKING
 
-from game.play.phases import Browsing, Mode, Question, ReadingHelp, Resuming, Reviewing, RoomPhase
+from game.modes import Mode
+from game.play.phases import Browsing, Question, ReadingHelp, Resuming, Reviewing, RoomPhase
 
 if TYPE_CHECKING:
     from engine.pdn import PdnGame

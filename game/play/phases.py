@@ -66,10 +66,10 @@ Further phases hold what they return to, as :class:`ChoosingMode`, :class:`Readi
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
-from engine import Color
+from game.modes import Mode
 
 if TYPE_CHECKING:  # engine.game loads with the first game: the mode screen needs no numba
     from engine import Move, Position
@@ -94,62 +94,6 @@ class HelpPage(enum.StrEnum):
 
     RULES = "rules"
     CONTROLS = "controls"
-
-
-class Level(enum.StrEnum):
-    """The computer's strength (the values are the engine's level names and the saved words)."""
-
-    EASY = "easy"
-    MEDIUM = "medium"
-    HARD = "hard"
-
-
-class Result(enum.StrEnum):
-    """A finished game from the player's side (the words of the results file)."""
-
-    WIN = "win"
-    DRAW = "draw"
-    LOSS = "loss"
-
-
-@dataclass(frozen=True)
-class Room:
-    """The player's seat in a friend's room: its ``link`` (the room and its server), the seat's
-    ``secret`` (it proves the seat on returning; kept with the saved game, never shown, sent only to
-    the room server) and whether the room lives in this game's own room server (``hosted``), which
-    ends with the program."""
-
-    link: str
-    secret: str = field(repr=False)
-    hosted: bool = False
-
-
-@dataclass(frozen=True)
-class Mode:
-    """How the game is played: against an opponent (the computer at ``level``, or a friend in
-    ``room``) with the person here on ``human``, or two people on this device (all None)."""
-
-    level: Level | None = None
-    human: Color | None = None
-    room: Room | None = None
-
-    @property
-    def vs_computer(self) -> bool:
-        return self.level is not None
-
-    @property
-    def vs_friend(self) -> bool:
-        return self.room is not None
-
-    @property
-    def computer(self) -> Color | None:
-        """The side the opponent plays; None when people play both."""
-        return self.human.opponent if self.human is not None else None
-
-    def result(self, winner: Color | None) -> Result:
-        """The player's result of a game that ``winner`` won (None: drawn); needs ``human``."""
-        assert self.human is not None
-        return Result.DRAW if winner is None else Result.WIN if winner is self.human else Result.LOSS
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from game.play.phases import InGame, Mode, Result, TurnPhase
+from game.modes import Mode, Result
+from game.play.phases import InGame, TurnPhase
 
 if TYPE_CHECKING:
     from engine.game import Game

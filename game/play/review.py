@@ -11,21 +11,9 @@ import dataclasses
 from typing import TYPE_CHECKING
 
 from engine import Color
+from game.modes import Level, Mode
 from game.play.intents import ChooseTool, ClearBoard, SetTurn, StartPosition
-from game.play.phases import (
-    Browsing,
-    Editing,
-    GameOver,
-    InGame,
-    Level,
-    Mode,
-    Played,
-    Question,
-    ReadingHelp,
-    Resuming,
-    Reviewing,
-    RoomPhase,
-)
+from game.play.phases import Browsing, Editing, GameOver, InGame, Played, Question, ReadingHelp, Resuming, Reviewing, RoomPhase
 
 if TYPE_CHECKING:
     from engine.game import Game

@@ -8,7 +8,8 @@ import dataclasses
 from typing import TYPE_CHECKING, Any
 
 from engine import Color, variant_named
-from game.play.phases import ChoosingMode, Level, Mode, ReadingHelp, Resuming, Room
+from game.modes import Level, Mode, Room
+from game.play.phases import ChoosingMode, ReadingHelp, Resuming
 
 if TYPE_CHECKING:
     from engine.game import Game

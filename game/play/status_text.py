@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, assert_never
 
+from game.modes import Mode
 from game.play.phases import (
     AwaitingDrawAnswer,
     Browsing,
@@ -16,7 +17,6 @@ from game.play.phases import (
     HumanToMove,
     InGame,
     JoiningRoom,
-    Mode,
     OpponentFailed,
     OpponentToMove,
     Resuming,

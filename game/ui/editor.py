@@ -7,9 +7,10 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from engine import Color
+from game.modes import Level
 from game.play import intents as it
 from game.play.editor import Tool
-from game.play.phases import Editing, Level
+from game.play.phases import Editing
 
 from . import game_panel
 from . import theme as th

@@ -10,8 +10,9 @@ from typing import TYPE_CHECKING
 import pygame
 
 from engine import coords_square
+from game.modes import Mode
 from game.play import intents as it
-from game.play.phases import ConfirmingNewGame, InGame, Mode, Reviewing
+from game.play.phases import ConfirmingNewGame, InGame, Reviewing
 
 from . import mode_screen, online_screen, study
 from . import theme as th

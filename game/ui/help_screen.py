@@ -25,7 +25,6 @@ from engine import Variant, variant_named
 from game.help import KEYS, Diagram, Key, Page, controls_page, rules_page
 from game.play import intents as it
 from game.play.phases import HelpPage, ReadingHelp
-from game.window.input import Scroll
 
 from . import theme as th
 from .column import ScrollView
@@ -55,6 +54,18 @@ LEGEND = (
     ("king", "a king"),
     ("marked", "a square the text points at"),
 )
+
+
+@dataclass(frozen=True)
+class Scroll:
+    """A key's move on the page that fills the window (``game.window.input`` sends it to
+    ``Interface.navigate``): by ``lines`` (positive: further down), by ``pages``, to an ``end`` (-1 the
+    top, 1 the bottom) or by ``sections``."""
+
+    lines: int = 0
+    pages: int = 0
+    end: int = 0
+    sections: int = 0
 
 
 @dataclass(frozen=True)
@@ -401,7 +412,7 @@ class HelpScreen:
         return current
 
     def navigate(self, move: Scroll | GoToSection) -> None:
-        """A key's move (``game.window.input.Scroll``) or an entry of the contents pressed."""
+        """A key's move (:class:`Scroll`) or an entry of the contents pressed."""
         match move:
             case GoToSection(section=section):
                 self.go_to(section)

@@ -11,8 +11,9 @@ from typing import TYPE_CHECKING
 import pygame
 
 from engine import VARIANTS
+from game.modes import Level, Mode
 from game.play import intents as it
-from game.play.phases import ChoosingMode, HelpPage, Level, Mode
+from game.play.phases import ChoosingMode, HelpPage
 
 from . import online_screen, study
 from . import theme as th

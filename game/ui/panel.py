@@ -183,7 +183,7 @@ class Interface:
         self.hits.append(Hit(pygame.Rect(rect), intent, hit_id, True, self._clip, self._in_views))
 
     def navigate(self, move) -> None:
-        """A key's move on the page that fills the window (``game.window.input.Scroll``), or an entry of its
+        """A key's move on the page that fills the window (``help_screen.Scroll``), or an entry of its
         contents (``help_screen.GoToSection``)."""
         if self.full_page:
             self.help.navigate(move)

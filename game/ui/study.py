@@ -11,8 +11,9 @@ import pygame
 
 from engine import Color
 from game.computer.analysis import men_ahead, score_words, white_view, winning_chance
+from game.modes import Level
 from game.play import intents as it
-from game.play.phases import InGame, Level, Reviewing
+from game.play.phases import InGame, Reviewing
 
 from . import theme as th
 

@@ -44,8 +44,9 @@ def bench_window(frames: int, size: tuple[int, int], as_json: bool = False, seed
     """Run the scripted game for ``frames`` timed frames and print the frame times per kind."""
     import pygame
 
+    from game.modes import Level
     from game.play import intents as it
-    from game.play.phases import GameOver, Level
+    from game.play.phases import GameOver
     from game.window import input as inp
     from game.window.app import App
 
@@ -224,8 +225,8 @@ _MEMORY_ENDING = "W:W18,22,27,K31:B6,10,K13"
 def _memory_scenario(size: tuple[int, int], plies: int, trace: bool, seed: int) -> list[dict]:
     import pygame
 
+    from game.modes import Level
     from game.play import intents as it
-    from game.play.phases import Level
     from game.render import textures
     from game.window.app import App
 

@@ -33,6 +33,7 @@ import pygame
 
 from game.play import intents as it
 from game.play.editor import Tool
+from game.ui.help_screen import Scroll
 from game.window import clipboard
 
 DRAG_PIXELS = 6  # how far the pointer moves before a press becomes a drag
@@ -66,17 +67,6 @@ class Orbit:
 @dataclass(frozen=True)
 class Zoom:
     steps: float  # wheel notches, positive = closer
-
-
-@dataclass(frozen=True)
-class Scroll:
-    """A key's move on the page that fills the window (``Interface.navigate``): by ``lines`` (positive:
-    further down), by ``pages``, to an ``end`` (-1 the top, 1 the bottom) or by ``sections``."""
-
-    lines: int = 0
-    pages: int = 0
-    end: int = 0
-    sections: int = 0
 
 
 _ARROWS = {pygame.K_LEFT: (-1, 0), pygame.K_RIGHT: (1, 0), pygame.K_UP: (0, 1), pygame.K_DOWN: (0, -1)}

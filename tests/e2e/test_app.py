@@ -63,8 +63,9 @@ def test_a_saved_game_opens_on_the_game_screen_from_the_first_frame(open_app, tm
     from engine import AMERICAN
     from engine.game import Game
     from game.files.storage import Storage
+    from game.modes import Level, Mode
     from game.play.machine import Controller
-    from game.play.phases import HumanToMove, Level, Mode, Screen
+    from game.play.phases import HumanToMove, Screen
 
     saved = Controller(storage=Storage(tmp_path))
     game = Game(AMERICAN)

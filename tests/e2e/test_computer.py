@@ -14,9 +14,10 @@ from engine import worker
 from engine.game import Reason
 from engine.worker import EngineClient
 from game.computer.worker_opponent import WorkerOpponent
+from game.modes import Level
 from game.play import intents as it
 from game.play.machine import Controller
-from game.play.phases import AwaitingDrawAnswer, HumanToMove, Level, OpponentFailed, OpponentToMove
+from game.play.phases import AwaitingDrawAnswer, HumanToMove, OpponentFailed, OpponentToMove
 
 
 def run_until(c: Controller, done, timeout: float = 180.0) -> None:

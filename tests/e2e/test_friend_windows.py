@@ -24,11 +24,12 @@ import pytest
 
 from engine import AMERICAN, Color, parse_square
 from engine.game import Game
+from game.modes import Mode, Room
 from game.online.client import RoomClient
 from game.online.protocol import Joined
 from game.online.server import EmbeddedServer
 from game.play.machine import Controller
-from game.play.phases import ChoosingMode, HumanToMove, Mode, Room
+from game.play.phases import ChoosingMode, HumanToMove
 from game.render import Camera, Viewport, project
 from game.render.geometry import PIECE_HEIGHT, square_center
 from game.ui import Interface, compute_layout

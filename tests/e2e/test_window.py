@@ -21,8 +21,8 @@ import pytest
 
 from engine import AMERICAN, parse_square
 from engine.game import Game
+from game.modes import Mode
 from game.play.machine import Controller
-from game.play.phases import Mode
 from game.render import Camera, Viewport, project
 from game.render.geometry import PIECE_HEIGHT, square_center
 from game.ui import Interface, compute_layout

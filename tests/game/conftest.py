@@ -9,8 +9,8 @@ from support import ScriptedOpponent
 from engine import AMERICAN, Position
 from engine.game import Game
 from game.files.storage import Storage
+from game.modes import Level, Mode
 from game.play.machine import Controller
-from game.play.phases import Level, Mode
 
 
 @pytest.fixture(autouse=True)

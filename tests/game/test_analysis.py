@@ -16,9 +16,10 @@ from game.computer.analysis import WorkerAnalyst, men_ahead, score_words, winnin
 from game.computer.engine_link import EngineLink
 from game.computer.report import GameReport, annotate
 from game.computer.worker_opponent import WorkerOpponent
+from game.modes import Level
 from game.play import intents as it
 from game.play.machine import Controller
-from game.play.phases import HumanToMove, Level, OpponentToMove
+from game.play.phases import HumanToMove, OpponentToMove
 
 TIMEOUT = 300.0
 BLUNDER_GAME = "10-14 21-17 14x21 24-20 11-15 22-18 15x22 25x18"  # 2. 21-17? gives White's man away

@@ -59,7 +59,7 @@ pygame.font.init()
 import game.window.app, game.window.bench, game.cli, game.window.loader
 from game.play import intents as it
 from game.play.machine import Controller
-from game.play.phases import Level
+from game.modes import Level
 from game.render.instances import marker_rows, piece_rows
 from game.render.state import RenderState
 from game.files.storage import Storage

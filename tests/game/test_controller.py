@@ -11,6 +11,7 @@ from support import position, sq
 from engine import AMERICAN, INTERNATIONAL, Color, Position
 from engine.game import Game, Reason
 from game.files.settings import Notation, View
+from game.modes import Level, Mode
 from game.play.hand import WHEN_YOU_CAN_CAPTURE
 from game.play.intents import (
     AcceptDraw,
@@ -48,8 +49,6 @@ from game.play.phases import (
     GameOver,
     HumanToMove,
     InGame,
-    Level,
-    Mode,
     OpponentFailed,
     OpponentToMove,
     Resuming,

@@ -7,10 +7,11 @@ from __future__ import annotations
 from support import sq
 
 from engine import AMERICAN, INTERNATIONAL, Color, Piece, Position
+from game.modes import Level, Mode
 from game.play import intents as it
 from game.play.editor import Setup, Tool
 from game.play.machine import Controller
-from game.play.phases import ChoosingMode, Editing, GameOver, HumanToMove, Level, Mode, OpponentToMove, Screen
+from game.play.phases import ChoosingMode, Editing, GameOver, HumanToMove, OpponentToMove, Screen
 
 W, B = Color.WHITE, Color.BLACK
 

@@ -23,6 +23,7 @@ from engine.game import Reason
 from game.files.storage import Storage
 from game.friend import session
 from game.friend.rooms import Rooms
+from game.modes import Level
 from game.online.server import EmbeddedServer
 from game.play.intents import (
     AcceptDraw,
@@ -58,7 +59,6 @@ from game.play.phases import (
     GameOver,
     HumanToMove,
     JoiningRoom,
-    Level,
     OpponentToMove,
     Screen,
     WaitingForFriend,

@@ -15,10 +15,10 @@ from engine.game import Game
 from game.help import explain_refusal, rules_page
 from game.help.explain import MESSAGES, _Board
 from game.help.model import board_fen
+from game.modes import Mode
 from game.play.hand import WHEN_YOU_CAN_CAPTURE
 from game.play.intents import SquarePressed
 from game.play.machine import Controller
-from game.play.phases import Mode
 
 AM, INTL = AMERICAN, INTERNATIONAL
 # the specification's words when a piece that can't capture is pressed ("Controls on this page"), and where to look

@@ -20,8 +20,8 @@ from game.play.phases import ConfirmingResign, HelpPage, HumanToMove, OpponentTo
 from game.ui import Interface
 from game.ui import diagram as dg
 from game.ui import theme as th
-from game.ui.help_screen import HEADER_H, JUMP_MARGIN, GoToSection, _Link, _Picture, _Text
-from game.window.input import WHEEL_PIXELS, Input, Scroll
+from game.ui.help_screen import HEADER_H, JUMP_MARGIN, GoToSection, Scroll, _Link, _Picture, _Text
+from game.window.input import WHEEL_PIXELS, Input
 
 B, W = Color.BLACK, Color.WHITE
 SIZES = [(640, 480), (800, 600), (1024, 640), (1280, 800), (700, 1000), (1920, 1080)]

@@ -16,10 +16,11 @@ from engine.game import Game
 from engine.pdn import read_text
 from game.computer.analysis import GameScored, Line, LineFound
 from game.files.pdn import Listing
+from game.modes import Level, Mode, Room
 from game.play import intents as it
 from game.play.editor import Setup
 from game.play.machine import Controller
-from game.play.phases import EnteringLink, EnteringServer, GameOver, JoiningRoom, Level, Mode, Resuming, Room, WaitingForFriend
+from game.play.phases import EnteringLink, EnteringServer, GameOver, JoiningRoom, Resuming, WaitingForFriend
 from game.ui import Interface
 from game.ui.panel import Hit
 

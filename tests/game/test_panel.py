@@ -11,9 +11,9 @@ from support import position, sq
 
 from engine import AMERICAN, INTERNATIONAL, Color
 from game.files.settings import Notation
+from game.modes import Level, Result
 from game.play import intents as it
 from game.play.machine import Controller
-from game.play.phases import Level, Result
 from game.ui import Interface, compute_layout
 from game.ui import theme as th
 
@@ -347,7 +347,8 @@ def test_the_tables_square_numbers_are_on_empty_squares_and_readable(make, size,
 
 
 def test_resuming_shows_the_game_screen_with_the_engines_progress(storage):
-    from game.play.phases import Mode, Resuming
+    from game.modes import Mode
+    from game.play.phases import Resuming
 
     c = Controller(storage=storage)
     c.phase = Resuming("international", Mode(Level.MEDIUM, Color.WHITE))

@@ -13,9 +13,10 @@ import pytest
 from engine import AMERICAN, INTERNATIONAL, Color
 from engine.pdn import read_file, read_text
 from game.files import pdn as files
+from game.modes import Level, Mode
 from game.play import intents as it
 from game.play.machine import Controller
-from game.play.phases import Browsing, HumanToMove, Level, Mode, Reviewing
+from game.play.phases import Browsing, HumanToMove, Reviewing
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "pdn"
 

@@ -9,9 +9,10 @@ from support import position
 from engine import AMERICAN, INTERNATIONAL, Color
 from engine.game import Game, Reason
 from engine.pdn import read_text
+from game.modes import Level, Mode
 from game.play import intents as it
 from game.play.machine import Controller
-from game.play.phases import GameOver, HumanToMove, Level, Mode, OpponentToMove, Reviewing
+from game.play.phases import GameOver, HumanToMove, OpponentToMove, Reviewing
 from game.play.review import game_at
 
 OPENING = "11-15 23-19 8-11 22-17 4-8 17-13 15-18".split()  # Black, White, ... (American)

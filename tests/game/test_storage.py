@@ -7,7 +7,7 @@ import os
 
 from game.files.settings import AnimationSpeed, Notation, Settings, View
 from game.files.storage import ENV_DIR, Storage, data_dir
-from game.play.phases import Level, Result
+from game.modes import Level, Result
 
 
 def test_data_dir_can_be_overridden(tmp_path, monkeypatch):

@@ -6,8 +6,8 @@ from engine import AMERICAN
 from engine import worker as w
 from engine.game import Game
 from game.computer.worker_opponent import WorkerOpponent
+from game.modes import Level, Mode
 from game.opponent import DrawAnswer, OpponentError, OpponentMove, OpponentStatus
-from game.play.phases import Level, Mode
 
 EASY, HARD = Mode(Level.EASY, AMERICAN.first_player), Mode(Level.HARD, AMERICAN.first_player)
 
