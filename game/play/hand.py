@@ -15,70 +15,78 @@ Selection follows the specification ("Controls on this page") to the letter:
   remains, the rest plays itself; pressing the final square (green ring) first plays the move when
   only one route leads there; "Deselect" (or Esc) cancels a capture partly entered.
 
-The state it works on (``selected``, ``entered``, ``dragging``, ``cursor``) is the controller's, which
-the renderer and the panel read.
+The hand owns its state (``selected``, ``entered``, ``dragging``, the keyboard ``cursor`` and whether
+it shows, whether the board is ``flipped``), which the renderer and the panel read; it is given what
+it needs to know of the game (the moves the player may make now, the position) and returns what
+else follows (a move for the machine to play, a refusal explained) as a :class:`Step`.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from typing import TYPE_CHECKING
 
 from engine import Color, coords_square
 from game.help import explain_refusal
-from game.modes import Mode
-from game.play.phases import AwaitingDrawAnswer, Editing, HumanToMove, InGame, OpponentToMove, Reviewing, Screen
+from game.play.effects import Explain, PlayMove, Say, Step, illegal
 
 if TYPE_CHECKING:
-    from engine import Move, Variant
-    from engine.game import Game
-    from game.play.machine import Controller
+    from engine import Move, Position, Variant
+    from game.modes import Mode
 
 # the specification's words for a press on a piece that can't capture while another can: the refusal
 # that game.help gives then begins with them
 WHEN_YOU_CAN_CAPTURE = "When you can capture, you must capture"
+NOTHING = Step()
 
 
 class Hand:
-    """The player's hand on the controller's board (see the module's docstring)."""
+    """The player's hand on the board (see the module's docstring). ``legal``, where a method takes it,
+    is the moves the player may make now (none on the opponent's turn)."""
 
-    def __init__(self, c: Controller) -> None:
-        self.c = c
+    def __init__(self) -> None:
+        self.selected: int | None = None
+        self.entered: tuple[int, ...] = ()  # landing squares pressed so far in a capture
+        self.dragging: int | None = None
+        self.cursor: tuple[int, int] = (2, 0)  # (file, rank) of a dark square in the first player's frame
+        self.cursor_visible = False
+        self.flipped = False  # the board seen from the second player's side
 
-    def capturers(self) -> frozenset[int]:
+    # --- what the board shows -------------------------------------------------------------------
+
+    @staticmethod
+    def capturers(legal: tuple[Move, ...]) -> frozenset[int]:
         """Squares of the pieces that can capture, when a capture is compulsory (gold base rings)."""
-        return frozenset(m.start for m in self.c.legal_moves() if m.captured)
+        return frozenset(m.start for m in legal if m.captured)
 
-    def _routes(self) -> list[tuple[tuple[int, ...], Move]]:
+    def _routes(self, legal: tuple[Move, ...]) -> list[tuple[tuple[int, ...], Move]]:
         """Routes of the selected piece that agree with the squares entered so far."""
-        if self.c.selected is None:
+        if self.selected is None:
             return []
-        n = len(self.c.entered)
-        return [(r, m) for m in self.c.legal_moves() if m.start == self.c.selected for r in m.routes
-                if r[1:n + 1] == self.c.entered and len(r) > n + 1]
+        n = len(self.entered)
+        return [(r, m) for m in legal if m.start == self.selected for r in m.routes
+                if r[1:n + 1] == self.entered and len(r) > n + 1]
 
-    def targets(self) -> frozenset[int]:
+    def targets(self, legal: tuple[Move, ...]) -> frozenset[int]:
         """Green dots: the next squares to stop on."""
-        return frozenset(r[len(self.c.entered) + 1] for r, _ in self._routes())
+        return frozenset(r[len(self.entered) + 1] for r, _ in self._routes(legal))
 
-    def final_rings(self) -> frozenset[int]:
+    def final_rings(self, legal: tuple[Move, ...]) -> frozenset[int]:
         """Green rings: where a multi-capture still ahead ends (press it to play when only one leads there)."""
-        n = len(self.c.entered)
-        return frozenset(r[-1] for r, _ in self._routes() if len(r) > n + 2)
+        n = len(self.entered)
+        return frozenset(r[-1] for r, _ in self._routes(legal) if len(r) > n + 2)
 
     def entered_path(self) -> tuple[int, ...]:
         """The selected square and the squares entered so far (drawn as a route in progress)."""
-        return (self.c.selected,) + self.c.entered if self.c.selected is not None else ()
+        return (self.selected,) + self.entered if self.selected is not None else ()
 
-    def near_color(self) -> Color:
+    def near_color(self, variant: Variant, mode: Mode | None) -> Color:
         """The side whose pieces are at the near edge of the board (the bottom of the table)."""
-        mode = self.c.mode
-        base = mode.human if mode is not None and mode.human is not None else self.c.variant.first_player
-        return base.opponent if self.c.flipped else base
+        base = mode.human if mode is not None and mode.human is not None else variant.first_player
+        return base.opponent if self.flipped else base
 
-    def second_side_near(self) -> bool:
+    def second_side_near(self, variant: Variant, mode: Mode | None) -> bool:
         """Whether the board is turned 180 degrees (the second player's pieces near)."""
-        return self.near_color() is not self.c.variant.first_player
+        return self.near_color(variant, mode) is not variant.first_player
 
     @staticmethod
     def home_cursor(variant: Variant, near: Color) -> tuple[int, int]:
@@ -87,57 +95,50 @@ class Hand:
         file = variant.size // 2 - 1
         return (file if coords_square(variant, file, rank) is not None else file + 1), rank
 
-    def cursor_square(self) -> int | None:
-        return coords_square(self.c.variant, *self.c.cursor)
+    def cursor_square(self, variant: Variant) -> int | None:
+        return coords_square(variant, *self.cursor)
 
-    def is_own_piece(self, square: int | None) -> bool:
+    @staticmethod
+    def is_own_piece(position: Position | None, square: int | None) -> bool:
         """Whether a piece of the side to move stands on ``square``."""
-        game = self.c.game
-        if square is None or game is None:
+        if square is None or position is None:
             return False
-        piece = game.position.piece_at(square)
-        return piece is not None and piece.color is game.turn
+        piece = position.piece_at(square)
+        return piece is not None and piece.color is position.turn
 
-    def _not_your_turn(self, square: int | None) -> None:
-        """A press on one of the player's pieces while they can't move: say who is to (it would
-        otherwise do nothing at all)."""
-        p, game = self.c.turn_phase, self.c.game
-        piece = game.position.piece_at(square) if game is not None and square is not None else None
-        if piece is None or not isinstance(p, InGame) or piece.color is not p.mode.human:
-            return
-        if isinstance(p, (OpponentToMove, AwaitingDrawAnswer)):
-            self.c.notice = "It's your friend's turn" if p.mode.vs_friend else "Wait: the computer is thinking"
-        elif isinstance(p, HumanToMove) and p.mode.vs_friend:
-            self.c.notice = "Not connected to the room: you can move once the connection is back"
+    # --- what the player does -------------------------------------------------------------------
 
-    def start_drag(self, square: int) -> None:
-        if self.c.is_human_turn() and self.is_own_piece(square) and not (self.c.selected == square and self.c.entered):
-            self.c.dragging = square
-            if self.c.selected != square:
-                self.select(square)
+    def start_drag(self, square: int, legal: tuple[Move, ...], position: Position) -> Step:
+        if legal and self.is_own_piece(position, square) and not (self.selected == square and self.entered):
+            self.dragging = square
+            if self.selected != square:
+                return self.select(square, legal, position)[1]
+        return NOTHING
 
-    def drop(self, start: int, square: int | None) -> None:
-        self.c.dragging = None
-        if not self.c.is_human_turn() or square == start:
-            return
-        if self.c.selected != start and not self.select(start):
-            return
+    def drop(self, start: int, square: int | None, legal: tuple[Move, ...], position: Position) -> Step:
+        self.dragging = None
+        if not legal or square == start:
+            return NOTHING
+        if self.selected != start:
+            selected, step = self.select(start, legal, position)
+            if not selected:
+                return step
         if square is None:
-            self.c.illegal(None)
-        elif not self._press_target(square):
-            self.refuse(start, self.c.entered + (square,), "That piece can't move there")
+            return illegal(None)
+        accepted, step = self._press_target(square, legal)
+        if not accepted:
+            return self.refuse(position, start, self.entered + (square,), "That piece can't move there")
+        return step
 
-    def move_cursor(self, dx: int, dy: int) -> None:
+    def move_cursor(self, dx: int, dy: int, variant: Variant, second_side_near: bool) -> None:
         """The cursor keeps to the dark squares: left and right jump to the next dark square of the row,
         up and down step to the next row, alternating to either side so it keeps to its column."""
-        if self.c.screen not in (Screen.GAME, Screen.EDITOR):
+        if not self.cursor_visible:
+            self.cursor_visible = True
             return
-        if not self.c.cursor_visible:
-            self.c.cursor_visible = True
-            return
-        sign = -1 if self.second_side_near() else 1
-        n, v = self.c.variant.size, self.c.variant
-        f, r = self.c.cursor
+        sign = -1 if second_side_near else 1
+        n = variant.size
+        f, r = self.cursor
         if dx:
             candidates = [(f + 2 * sign * dx, r)]
         else:
@@ -145,91 +146,79 @@ class Hand:
             side = 1 if f % 2 == 0 else -1
             candidates = [(f + side, r2), (f - side, r2)]
         for cf, cr in candidates:
-            if 0 <= cf < n and 0 <= cr < n and coords_square(v, cf, cr) is not None:
-                self.c.cursor = (cf, cr)
+            if 0 <= cf < n and 0 <= cr < n and coords_square(variant, cf, cr) is not None:
+                self.cursor = (cf, cr)
                 return
 
-    def press(self, square: int | None, outside: bool) -> None:
-        if isinstance(self.c.phase, Editing):
-            if square is not None and not outside:
-                setup = self.c.phase.setup.press(square, self.c.phase.tool)
-                self.c.phase = dataclasses.replace(self.c.phase, setup=setup)
-            return
-        if isinstance(self.c.phase, Reviewing) and square is not None and self.is_own_piece(square):
-            self.c.notice = "This is a review: press “Play from here” to play on from this position"
-            return
-        if not self.c.is_human_turn():
-            self._not_your_turn(square)
-            return
+    def press(self, square: int | None, outside: bool, legal: tuple[Move, ...], position: Position) -> Step:
+        """A press on the board while the player may move (``legal`` not empty)."""
         if outside:
             self.deselect()
-            return
-        if self.c.selected is not None and square is not None and self._press_target(square):
-            return
-        if self.c.selected is not None and square == self.c.selected:
+            return NOTHING
+        if self.selected is not None and square is not None:
+            accepted, step = self._press_target(square, legal)
+            if accepted:
+                return step
+        if self.selected is not None and square == self.selected:
             self.deselect()
-        elif square is not None and self.is_own_piece(square):
-            self.select(square)
-        elif self.c.selected is not None:
+        elif square is not None and self.is_own_piece(position, square):
+            return self.select(square, legal, position)[1]
+        elif self.selected is not None:
             # a square the selected piece can't stop on: say why; a capture partly entered stays
+            step = NOTHING
             if square is not None:
-                self.refuse(self.c.selected, self.c.entered + (square,), "Press the next square to stop on, or Deselect")
-            if not self.c.entered:
+                step = self.refuse(position, self.selected, self.entered + (square,),
+                                   "Press the next square to stop on, or Deselect")
+            if not self.entered:
                 self.deselect()
-        elif square is not None and self.c.game is not None and self.c.game.position.piece_at(square) is not None:
-            self.refuse(square, ())  # the other side's piece
+            return step
+        elif square is not None and position.piece_at(square) is not None:
+            return self.refuse(position, square, ())  # the other side's piece
+        return NOTHING
 
-    def select(self, square: int) -> bool:
+    def select(self, square: int, legal: tuple[Move, ...], position: Position) -> tuple[bool, Step]:
         """Select one of the mover's pieces; explains why not when it has no legal move."""
-        moves = [m for m in self.c.legal_moves() if m.start == square]
-        if not moves:
-            self.refuse(square, (), "That piece has no legal move")
-            return False
-        self.c.selected, self.c.entered, self.c.notice = square, (), None
-        return True
+        if not any(m.start == square for m in legal):
+            return False, self.refuse(position, square, (), "That piece has no legal move")
+        self.selected, self.entered = square, ()
+        return True, Step(effects=(Say(None),))
 
-    def _press_target(self, square: int) -> bool:
+    def _press_target(self, square: int, legal: tuple[Move, ...]) -> tuple[bool, Step]:
         """Press ``square`` with a piece selected: the next stop of a route, or the final square of
-        exactly one move. Returns whether it was accepted."""
-        routes = self._routes()
-        step = len(self.c.entered) + 1
+        exactly one move. Returns whether it was accepted, and what follows."""
+        routes = self._routes(legal)
+        step = len(self.entered) + 1
         following = [(r, m) for r, m in routes if r[step] == square]
         if following:
-            self.c.entered += (square,)
+            self.entered += (square,)
             remaining = [(r, m) for r, m in following if len(r) > step + 1]
             done = [(r, m) for r, m in following if len(r) == step + 1]
             moves = {m for _, m in following}
             if done and not remaining:
-                self.c.play(done[0][1], done[0][0])
-            elif len(moves) == 1:
+                return True, Step(effects=(PlayMove(done[0][1], done[0][0]),))
+            if len(moves) == 1:
                 route, move = following[0]
-                self.c.play(move, route)
-            else:
-                self.c.notice = None
-            return True
+                return True, Step(effects=(PlayMove(move, route),))
+            return True, Step(effects=(Say(None),))
         ending = [(r, m) for r, m in routes if r[-1] == square]
         if not ending:
-            return False
+            return False, NOTHING
         if len({m for _, m in ending}) == 1:
-            self.c.play(ending[0][1], ending[0][0])
-        else:
-            self.c.illegal("More than one route ends there: press the squares to stop on in order")
-        return True
+            return True, Step(effects=(PlayMove(ending[0][1], ending[0][0]),))
+        return True, illegal("More than one route ends there: press the squares to stop on in order")
 
     def deselect(self) -> None:
-        self.c.selected, self.c.entered, self.c.dragging = None, (), None
+        self.selected, self.entered, self.dragging = None, (), None
 
-    def refuse(self, start: int, stops: tuple[int, ...], otherwise: str | None = None) -> None:
+    @staticmethod
+    def refuse(position: Position, start: int, stops: tuple[int, ...], otherwise: str | None = None) -> Step:
         """The rules refuse moving the piece on ``start`` to ``stops`` (none: selecting it): the notice
         says why in the words of the rules, and names the section of the Rules that explains it
         (``otherwise`` if the explanation finds the attempt allowed after all)."""
-        game = self.c.game
-        assert game is not None, "a refusal needs a game"
-        self.c.refusal = explain_refusal(game.position, start, stops)
-        self.c.illegal(self.c.refusal.message if self.c.refusal is not None else otherwise)
+        return Step(effects=(Explain(explain_refusal(position, start, stops), otherwise),))
 
-    def home(self, game: Game, mode: Mode) -> None:
+    def home(self, variant: Variant, near: Color) -> None:
         """A new game's keyboard cursor: hidden until an arrow key, on the player's near edge."""
-        variant = game.variant
-        self.c.cursor = self.home_cursor(variant, mode.human if mode.human is not None else variant.first_player)
-        self.c.cursor_visible = False
+        self.cursor = self.home_cursor(variant, near)
+        self.cursor_visible = False
+

@@ -1,8 +1,11 @@
-"""What a player asks for: the intents that ``game.window.input`` and the panel send to the controller.
+"""What a player asks for: the intents that ``game.window.input`` and the panel send to the state
+machine, and the window's reports to it.
 
-Each is a frozen value; :meth:`game.play.machine.Controller.handle` dispatches on its type and refuses
-any other (a TypeError). The window's own events (quit, resize, turning the camera) are
-``game.window.input``'s and stay in the app.
+Each is a frozen value; :meth:`game.play.machine.Controller.handle` looks up its type with the phase's
+in the machine's table, which says what it does there or why it is refused; a value of any other type
+is a TypeError. The window's own events (quit, resize, turning the camera) are ``game.window.input``'s
+and stay in the app. A new intent is a dataclass here, added to :data:`Intent`, and a row of the
+machine's table (see ``game.play.machine``).
 """
 
 from __future__ import annotations
@@ -105,8 +108,9 @@ class PlayAgain:
 
 
 @dataclass(frozen=True)
-class ConfirmNewGame:
-    """Yes to "Start a new game?": abandon the game against the computer going on (a loss)."""
+class ConfirmLeave:
+    """Yes to "Start a new game?" (or "Open this game?"): leave the game that counts (a loss at its
+    level, or a friend's game resigned), and do what was asked."""
 
 
 @dataclass(frozen=True)
@@ -241,6 +245,13 @@ class EditText:
 @dataclass(frozen=True)
 class SubmitText:
     """Enter in a text field: what its button does (Join, Save)."""
+
+
+# --- the window's reports ------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ClipboardUnavailable:
+    """The window could not put the text it was given on the system clipboard."""
 
 
 # --- review ---------------------------------------------------------------------------------------
@@ -384,9 +395,10 @@ class StartPosition:
 
 
 Intent = (SquarePressed | DragStarted | PieceDropped | Deselect | Cancel | CursorMove | CursorPress | PlayMoveFromList
-          | Undo | OfferDraw | AcceptDraw | Resign | ConfirmResign | PlayAgain | ConfirmNewGame | ChangeMode | ChooseRules
+          | Undo | OfferDraw | AcceptDraw | Resign | ConfirmResign | PlayAgain | ConfirmLeave | ChangeMode | ChooseRules
           | StartGame | ContinueSaved | FlipBoard | SetView | ToggleSetting | DismissNotes | PlayFriend | OpenJoin | JoinRoom
           | CopyLink | Rematch | ContinueVsComputer | EditServer | RegisterLinks | TypeText | EditText | SubmitText
           | OpenHelp | CloseHelp | ShowKeys | HideKeys | ReviewStep | ReviewTo | BackToGame | PlayFromHere | ToggleAnalysis
           | Hint | AnalyzeGame | SaveGame | CopyPdn | CopyFen | PasteFromClipboard | Pasted | OpenFile | OpenBrowser
-          | CloseBrowser | BrowserPage | OpenListedGame | EditPosition | ChooseTool | SetTurn | ClearBoard | StartPosition)
+          | CloseBrowser | BrowserPage | OpenListedGame | EditPosition | ChooseTool | SetTurn | ClearBoard | StartPosition
+          | ClipboardUnavailable)

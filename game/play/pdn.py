@@ -1,5 +1,9 @@
 """Games in and out as PDN: saved in the games folder or copied; opened from files (in the browser, or
 dropped on the window) or from pasted text (PDN, or a FEN, which the editor takes too).
+
+:class:`PdnFiles` owns what it reads and writes: the PDN the game on screen was opened from
+(``source``) and the browser's file being read; opening a game is a transition of the machine
+(``game.play.machine``), which asks first when that leaves a game that counts.
 """
 
 from __future__ import annotations
@@ -10,214 +14,164 @@ import os
 import re
 from typing import TYPE_CHECKING
 
-from game.modes import Mode
-from game.play.phases import Browsing, Question, ReadingHelp, Resuming, Reviewing, RoomPhase
+from game.play.effects import Refused, Say, Step
+from game.play.phases import Browsing
 
 if TYPE_CHECKING:
+    from engine import Position, Variant
+    from engine.game import Game
     from engine.pdn import PdnGame
+    from game.computer.report import GameReport
     from game.files.pdn import Listing
-    from game.play.machine import Controller
+    from game.files.storage import Storage
+    from game.modes import Mode
+    from game.play.phases import ChoosingMode, Editing, Reviewing, TurnPhase
 
 _FEN_TEXT = re.compile(r'\s*(\[\s*FEN\s+")?\s*[WB]\s*:', re.I)  # pasted text that is a FEN, not PDN
 
 
 class PdnFiles:
-    """PDN in and out for the controller."""
+    """PDN in and out; the recent files are kept by ``storage`` (None: none)."""
 
-    def __init__(self, c: Controller) -> None:
-        self.c = c
+    def __init__(self, storage: Storage | None = None) -> None:
+        self.storage = storage
+        self.source: PdnGame | None = None  # the PDN the game on screen was opened from (its tags, comments, result)
         self._listing_seen: tuple = ()  # (listing, games, done) last seen: the browser redraws as a file is read
         self._listing_handled: Listing | None = None  # the last listing whose end was acted on
 
-    def pdn(self) -> PdnGame | None:
-        """The game on screen as PDN: as its file has it while its moves are those read (its tags,
-        comments and result), else its tags (from its file, or the players and the date), moves and
+    def pdn(self, game: Game | None, mode: Mode | None, report: GameReport | None) -> PdnGame | None:
+        """``game`` (played as ``mode``) as PDN: as its file has it while its moves are those read (its
+        tags, comments and result), else its tags (from its file, or the players and the date), moves and
         result; with the game report's marks and scores when there is one."""
         from engine.pdn import PdnGame
         from game.computer.report import annotate
         from game.files.pdn import game_tags
 
-        game, mode = self.c.game, self.c.mode
         if game is None or mode is None:
             return None
-        source = self.c.source
+        source = self.source
         if source is not None and [pm.move for pm in source.moves] == game.moves:
             pdn = source  # as it was read: its tags, comments, marks and result (a draw agreed ...)
         else:
             tags = dict(source.tags) if source is not None else game_tags(game.variant, mode, datetime.datetime.now())
             pdn = PdnGame.from_game(game, tags)
-        report = self.c.studies.current_report()
         return annotate(pdn, report) if report is not None else pdn
 
-    def save_pdn(self) -> None:
+    def save(self, pdn: PdnGame, variant: Variant) -> Step | Refused:
+        """``pdn`` saved in the games folder, and remembered among the recent files."""
         from game.files.pdn import file_name, save_text
 
-        pdn = self.pdn()
-        if pdn is None:
-            return
         try:
-            path = save_text(pdn.pdn(), file_name(pdn.variant or self.c.variant, pdn.tags, datetime.datetime.now()))
+            path = save_text(pdn.pdn(), file_name(pdn.variant or variant, pdn.tags, datetime.datetime.now()))
         except OSError as err:
-            self.c.illegal(f"Couldn't save the game: {err.strerror or err}")
-            return
-        self.c.notice = f"Saved as {path}"
-        if self.c.storage is not None:
-            self.c.storage.add_recent_file(str(path))
+            return Refused(f"Couldn't save the game: {err.strerror or err}", said=True)
+        if self.storage is not None:
+            self.storage.add_recent_file(str(path))
+        return Step(effects=(Say(f"Saved as {path}"),))
 
-    def copy_pdn(self) -> None:
-        pdn = self.pdn()
-        if pdn is not None:
-            self.c.clipboard = pdn.pdn()
-            self.c.notice = "The game's PDN is on the clipboard"
+    # --- the browser ------------------------------------------------------------------------------
 
-    def open_browser(self) -> None:
-        """The browser: the recent files and the games folder's (over a file's games: back to them)."""
+    def browser(self, under: ChoosingMode | TurnPhase | Reviewing | Editing) -> Browsing:
+        """The browser over ``under``: the recent files (still there) and the games folder's."""
         from game.files.pdn import folder_files, games_dir
 
-        if isinstance(self.c.phase, (ReadingHelp, Resuming, RoomPhase)) or self.c.friend_play.refused_in_friend_game():
-            return
-        if isinstance(self.c.phase, Browsing):
-            under = self.c.phase.under
-            self.close_listing()
-        else:
-            self.c.stop_opponent()
-            under = self.c.phase.under if isinstance(self.c.phase, Question) else self.c.phase
-        self.c.hand.deselect()
-        self.c.notice = None
-        recent = tuple(p for p in (self.c.storage.recent_files() if self.c.storage is not None else [])
+        recent = tuple(p for p in (self.storage.recent_files() if self.storage is not None else [])
                        if os.path.isfile(p))
         folder = tuple(str(p) for p in folder_files(games_dir()) if str(p) not in recent)
-        self.c.phase = Browsing(under, recent=recent, folder=folder)
+        return Browsing(under, recent=recent, folder=folder)
 
-    def close_browser(self) -> None:
-        if isinstance(self.c.phase, Browsing):
-            self.close_listing()
-            self.c.go_back(self.c.phase.under)
-
-    def close_listing(self) -> None:
-        if isinstance(self.c.phase, Browsing) and self.c.phase.listing is not None:
-            self.c.phase.listing.cancel()
-
-    def open_file(self, path: str) -> None:
-        """Read a PDN file's games (off this thread, in the browser): one game opens by itself."""
+    @staticmethod
+    def read_file(browsing: Browsing, path: str) -> Browsing:
+        """The browser reading ``path``'s games (off this thread)."""
         from game.files.pdn import Listing
 
-        if not isinstance(self.c.phase, Browsing):
-            self.open_browser()
-            if not isinstance(self.c.phase, Browsing):
-                return  # not now (a game with a friend, the room screen ...)
-        self.close_listing()
+        close_listing(browsing)
         listing = Listing(path)
         listing.start()
-        self.c.phase = dataclasses.replace(self.c.phase, listing=listing, page=0)
+        return dataclasses.replace(browsing, listing=listing, page=0)
 
-    def follow_listing(self) -> bool:
-        """The browser's file being read: redraw as games come; once read, a file of one game opens
-        it, and the file goes to the recent ones. Returns whether anything changed."""
-        p = self.c.phase
-        if not isinstance(p, Browsing) or p.listing is None:
-            return False
-        listing = p.listing
+    @staticmethod
+    def list_games(browsing: Browsing, games: list[PdnGame], name: str) -> Browsing:
+        from game.files.pdn import Listing
+
+        close_listing(browsing)
+        return dataclasses.replace(browsing, listing=Listing.of_games(games, name), page=0)
+
+    def follow(self, browsing: Browsing) -> tuple[bool, Step, PdnGame | None]:
+        """The browser's file being read: whether anything changed (the browser redraws as games come);
+        once read, what to say, and the game to open when the file has one (the file goes to the
+        recent ones)."""
+        listing = browsing.listing
+        if listing is None:
+            return False, Step(), None
         seen = (listing, len(listing.games), listing.done.is_set())
         if seen == self._listing_seen:
-            return False
+            return False, Step(), None
         self._listing_seen = seen
-        if listing.done.is_set() and self._listing_handled is not listing:
-            self._listing_handled = listing
-            if listing.error is None and listing.games and self.c.storage is not None and listing.is_file:
-                self.c.storage.add_recent_file(str(listing.path))
-            if listing.error is not None:
-                self.c.notice = listing.error
-            elif not listing.games:
-                self.c.notice = f"No games in {listing.path.name}"
-            elif len(listing.games) == 1:
-                self.open_pdn(listing.games[0])
-        return True
+        if not listing.done.is_set() or self._listing_handled is listing:
+            return True, Step(), None
+        self._listing_handled = listing
+        if listing.error is None and listing.games and self.storage is not None and listing.is_file:
+            self.storage.add_recent_file(str(listing.path))
+        if listing.error is not None:
+            return True, Step(effects=(Say(listing.error),)), None
+        if not listing.games:
+            return True, Step(effects=(Say(f"No games in {listing.path.name}"),)), None
+        return True, Step(), listing.games[0] if len(listing.games) == 1 else None
 
-    def open_listed(self, index: int) -> None:
-        p = self.c.phase
-        if isinstance(p, Browsing) and p.listing is not None and 0 <= index < len(p.listing.games):
-            self.open_pdn(p.listing.games[index])
+    # --- games read -------------------------------------------------------------------------------
 
-    def open_pdn(self, pdn: PdnGame) -> None:
-        """Show a game read from PDN in a review from its start; what couldn't be read is said (the
-        moves before it are kept)."""
+    @staticmethod
+    def game_of(pdn: PdnGame) -> Game | Refused:
+        """The game a PDN game holds (the moves before what couldn't be read), or why none can be opened."""
         from engine.pdn import PdnError
 
         if pdn.variant is None or (pdn.error is not None and not pdn.moves):
-            self.c.illegal(f"Can't open it: {pdn.error}")
-            return
+            return Refused(f"Can't open it: {pdn.error}", said=True)
         try:
-            game = pdn.to_game()
+            return pdn.to_game()
         except PdnError as err:
-            self.c.illegal(f"Can't open it: {err}")
-            return
-        left = self.c.results.leave_game()
-        self.close_listing()
-        self.c.stop_opponent()
-        self.c.friend_play.leave_rooms()
-        self.c.after_change()
-        self.c.flipped = False
-        self.c.played = None
-        self.c.results.recorded = True  # a game from a file never counts in the results
-        self.c.source = pdn
+            return Refused(f"Can't open it: {err}", said=True)
+
+    @staticmethod
+    def opened_notice(pdn: PdnGame, game: Game) -> str:
+        """What the player is told of a game just opened: its players, moves and result, or what
+        couldn't be read."""
         white, black = pdn.players
         if pdn.error is not None:
-            self.c.notice = f"Read {game.ply} moves; then: {pdn.error}"
-        elif game.ply < pdn.plies:
-            self.c.notice = f"The rules end this game after {game.ply} of its {pdn.plies} moves"
-        else:
-            self.c.notice = f"{white} – {black}: {len(game.moves)} moves, {pdn.result}. Step through with ◀ ▶"
-        if left:
-            self.c.notice = f"{left}. {self.c.notice}"
-        self.c.phase = Reviewing(game, Mode(), 0, None)
+            return f"Read {game.ply} moves; then: {pdn.error}"
+        if game.ply < pdn.plies:
+            return f"The rules end this game after {game.ply} of its {pdn.plies} moves"
+        return f"{white} – {black}: {len(game.moves)} moves, {pdn.result}. Step through with ◀ ▶"
 
-    def paste(self, text: str) -> None:
-        """Pasted text: a FEN (into the editor's board, or opened as a position), else PDN games."""
+    @staticmethod
+    def read_paste(text: str, variant: Variant | None) -> Refused | Position | list[PdnGame]:
+        """Pasted text: a FEN (of ``variant``'s rules when given: the editor's), else PDN games; or why
+        it is neither."""
         from engine import InvalidFenError
         from engine.pdn import PdnError, position_from_fen, read_text
-        from game.files.pdn import MAX_PASTE_CHARS, Listing
+        from game.files.pdn import MAX_PASTE_CHARS
 
-        if self.c.friend_play.refused_in_friend_game():
-            return
         text = text.strip()
         if not text:
-            self.c.illegal("There is no text on the clipboard to paste")
-            return
+            return Refused("There is no text on the clipboard to paste", said=True)
         if len(text) > MAX_PASTE_CHARS:
-            self.c.illegal(f"The pasted text is too long ({len(text):,} characters) to be a game")
-            return
-        editing = self.c.editing
+            return Refused(f"The pasted text is too long ({len(text):,} characters) to be a game", said=True)
         if _FEN_TEXT.match(text):
             try:
-                position = position_from_fen(text, editing.setup.variant if editing is not None else None)
+                return position_from_fen(text, variant)
             except InvalidFenError as err:
-                self.c.illegal(str(err))
-                return
-            if editing is not None:
-                from game.play.editor import Setup
-
-                self.c.phase = dataclasses.replace(editing, setup=Setup.of(position))
-                self.c.notice = "Position pasted"
-                return
-            from engine.game import Game
-            from engine.pdn import PdnGame
-
-            self.open_pdn(PdnGame.from_game(Game(position.variant, position)))
-            self.c.notice = "Position pasted: Analyze it, or play from here"
-            return
+                return Refused(str(err), said=True)
         try:
             games = read_text(text)
         except PdnError as err:
-            self.c.illegal(str(err))
-            return
+            return Refused(str(err), said=True)
         if not games:
-            self.c.illegal("The pasted text holds no PDN game and no FEN")
-        elif len(games) == 1:
-            self.open_pdn(games[0])
-        else:
-            if not isinstance(self.c.phase, Browsing):
-                self.open_browser()
-            self.close_listing()
-            assert isinstance(self.c.phase, Browsing)
-            self.c.phase = dataclasses.replace(self.c.phase, listing=Listing.of_games(games, "pasted text"), page=0)
+            return Refused("The pasted text holds no PDN game and no FEN", said=True)
+        return games
+
+
+def close_listing(phase: object) -> None:
+    """Stop reading the browser's file, if ``phase`` is the browser reading one."""
+    if isinstance(phase, Browsing) and phase.listing is not None:
+        phase.listing.cancel()

@@ -1,73 +1,28 @@
-"""The controller's state: how a game is played (:class:`Mode`) and the phase it is in.
+"""The phases of the play state machine: each a frozen value, replaced at each transition by the one
+module that applies transitions (``game.play.machine``, whose table says which intent leads where in
+which phase). Every phase on the game screen carries the game and its mode, so neither is ever
+missing there.
 
-A phase is a frozen value that the controller (``game.play.machine``) replaces at each transition.
-Every phase on the game screen carries the game and its mode, so neither is ever missing there.
+* the mode screen (:class:`ChoosingMode`, holding the game left there), the game screen's phases of a
+  game (:data:`TurnPhase`: who acts), a game opened or resumed (:class:`Resuming` while the rules
+  engine loads at launch), the room screen's (:data:`RoomScreen`), the review, the editor and the
+  browser, and the help screen over any of them;
+* a phase that returns somewhere holds where: :class:`ChoosingMode` and :class:`Editing` the phase
+  left, :class:`ReadingHelp` its ``back``; a question or an overlay holds the phase under it, as the
+  :class:`Question` phases (the game goes on under them), :class:`ConfirmingLeave` and
+  :class:`Browsing` do.
 
-    ChoosingMode --StartGame, PlayAgain--> the new game's first phase
-                 --ContinueSaved--------> the phase it left (a failed opponent is asked again)
-    any game phase --ChangeMode--> ChoosingMode(left=that phase)
-
-    HumanToMove --a move--> OpponentToMove          the opponent's turn
-                            AwaitingDrawAnswer      the opponent's turn, with the player's draw offer
-                            HumanToMove             two players on this device
-                            GameOver                the move ended the game
-                --accepting the opponent's offer--> GameOver
-    AwaitingDrawAnswer --accepted--> GameOver
-                       --declined--> OpponentToMove
-    OpponentToMove --its move--> HumanToMove, GameOver
-    OpponentToMove, AwaitingDrawAnswer --the opponent fails--> OpponentFailed
-    HumanToMove, OpponentToMove, AwaitingDrawAnswer, OpponentFailed, GameOver
-                --Undo--> HumanToMove (OpponentToMove when the computer opened the game)
-    a game going on --Resign--> ConfirmingResign(under=its phase)
-                                --Cancel--> that phase; --ConfirmResign--> GameOver
-                                the board works meanwhile, and any move, undo or new game answers it
-    a game against the computer going on, the player having moved
-                --PlayAgain--> ConfirmingNewGame(under=its phase), a question as ConfirmingResign is
-                               --ConfirmNewGame--> the new game (the one left counts as a loss)
-    ChoosingMode(left=such a game) --StartGame, PlayFriend, OpenJoin, JoinRoom--> ChoosingMode(left, asking=that intent)
-                                   --ConfirmNewGame--> the new game (the one left counts as a loss), or
-                                                       the room screen (the one left resigned)
-                                   --Cancel--> ChoosingMode(left)
-    a game phase --JoinRoom (a link on the command line)--> ChoosingMode(left=that phase), and on as there
-    any phase but ReadingHelp --OpenHelp (F1, "Rules", a refusal pressed)--> ReadingHelp(back=that phase)
-    ReadingHelp --OpenHelp--> ReadingHelp (another page or section, the same back)
-                --CloseHelp, Cancel (Back, Esc)--> back, unchanged: the opponent's reply waits meanwhile
-    a game phase --a step back, a press on the move list--> Reviewing(under=that phase)
-                 (the opponent is stopped meanwhile: the game waits)
-    Reviewing --steps, jumps--> Reviewing (another ply)
-              --back to the game, or a step past the last move--> under (the opponent asked again)
-              --Play from here--> the new game's first phase (a record of the moves up to there)
-    a game opened from a file --> Reviewing(under=None) (it has no phase of its own to go back to)
-    any phase but the editor --Set up a position--> Editing(left=that phase) --Cancel--> left
-                                                    --Play from here--> the new game's first phase
-    any phase --Open a game--> Browsing(under=that phase) --Close--> under; --a game chosen--> Reviewing
-
-    at launch, with a game in progress saved: Resuming (the game screen while the rules engine loads)
-                --the engine loaded--> the saved game's phase; ChoosingMode when it can't be read
-
-A game with a friend (``Mode.room``) goes through the same phases: the friend is the opponent in
-:class:`OpponentToMove` (``game.friend.opponent``), and a rematch starts the room's next game in
-its first phase. Reaching the room has phases of its own, on the room screen:
-
-    ChoosingMode --PlayFriend--> WaitingForFriend (link None until the room is open, then its link)
-                 --OpenJoin----> EnteringLink --JoinRoom--> JoiningRoom
-                 --JoinRoom (a link on the command line)--> JoiningRoom
-                 --ContinueSaved (a friend's game left)---> JoiningRoom(returning=True)
-                 --EditServer--> EnteringServer --SubmitText--> ChoosingMode
-    WaitingForFriend, JoiningRoom --the friend's room starts its game--> the game's first phase
-    JoiningRoom --refused, or the room is gone--> EnteringLink (with the reason), or ChoosingMode
-    any of them --Cancel--> ChoosingMode (the room closed, and the game's own room server stopped)
-
-Further phases hold what they return to, as :class:`ChoosingMode`, :class:`ReadingHelp` and
-:class:`Editing` do, and a question or an overlay over a phase holds the phase under it, as the
-:class:`Question` phases and :class:`Browsing` do.
+The functions at the end read through those layers (``turn_of``, ``game_phase_of`` ...): what the
+game on screen is, who acts in it, which ply the board shows.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import enum
+import typing
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from game.modes import Mode
 
@@ -76,7 +31,7 @@ if TYPE_CHECKING:  # engine.game loads with the first game: the mode screen need
     from engine.game import Game
     from game.files.pdn import Listing
     from game.play.editor import Setup, Tool
-    from game.play.intents import JoinRoom, OpenJoin, PlayFriend, StartGame
+    from game.play.intents import Intent
 
 
 class Screen(enum.Enum):
@@ -99,13 +54,9 @@ class HelpPage(enum.StrEnum):
 @dataclass(frozen=True)
 class ChoosingMode:
     """The mode screen. ``left`` is the game the player left for it ("Change mode"), which "Back to
-    the game in progress" resumes; None at launch. ``asking``: the new game the player chose while
-    ``left`` is a game against the computer going on, waiting for them to confirm abandoning it (for
-    a friend's game, ``PlayFriend``, ``OpenJoin`` or ``JoinRoom``, a link given on the command line:
-    the game left is resigned)."""
+    the game in progress" resumes; None at launch."""
 
     left: TurnPhase | None = None
-    asking: StartGame | PlayFriend | OpenJoin | JoinRoom | None = None
     screen: ClassVar[Screen] = Screen.MODE
 
 
@@ -170,12 +121,6 @@ class Question(InGame):
 @dataclass(frozen=True)
 class ConfirmingResign(Question):
     """The question "Resign this game?"."""
-
-
-@dataclass(frozen=True)
-class ConfirmingNewGame(Question):
-    """The question "Start a new game?": Play again would abandon a game against the computer that is
-    going on, which counts as a loss at its level."""
 
 
 @dataclass(frozen=True)
@@ -269,13 +214,31 @@ class Browsing:
 
 
 @dataclass(frozen=True)
+class ConfirmingLeave:
+    """The question "Start a new game?" (or "Open this game?"): ``then``, what the player asked for,
+    would leave ``leaving``, a game that counts (against the computer, from the start, the player
+    having moved: a loss at its level; with a friend, going on: resigned). The question stands over
+    ``over``, the phase the player asked from (a question there dropped), which goes on meanwhile as
+    under :class:`ConfirmingResign`; "Yes" counts the game left, then does ``then``; Cancel changes
+    nothing."""
+
+    over: ChoosingMode | TurnPhase | Reviewing | Editing | Browsing
+    leaving: TurnPhase
+    then: Intent
+
+    @property
+    def screen(self) -> Screen:
+        return self.over.screen
+
+
+@dataclass(frozen=True)
 class ReadingHelp:
     """The help screen: ``page`` (the Rules of ``variant``, a name in ``engine.VARIANTS``, or the
     Controls), opened at the section with the id ``section`` (None: at the top). ``back`` is the phase
     the player left for it, which Back returns to as it was: a game keeps its state, and its opponent
     goes on thinking (its reply is taken once the player is back)."""
 
-    back: (ChoosingMode | Resuming | TurnPhase | ConfirmingResign | ConfirmingNewGame | RoomScreen | Reviewing | Editing
+    back: (ChoosingMode | Resuming | TurnPhase | ConfirmingResign | ConfirmingLeave | RoomScreen | Reviewing | Editing
           | Browsing)
     variant: str
     page: HelpPage = HelpPage.RULES
@@ -283,8 +246,11 @@ class ReadingHelp:
     screen: ClassVar[Screen] = Screen.HELP
 
 
-Phase = (ChoosingMode | Resuming | TurnPhase | ConfirmingResign | ConfirmingNewGame | ReadingHelp | RoomScreen
+Phase = (ChoosingMode | Resuming | TurnPhase | ConfirmingResign | ConfirmingLeave | ReadingHelp | RoomScreen
          | Reviewing | Editing | Browsing)
+P = TypeVar("P", bound=Phase)
+TURNS = (HumanToMove, OpponentToMove, AwaitingDrawAnswer, GameOver, OpponentFailed)
+ROOM_SCREEN = (WaitingForFriend, EnteringLink, EnteringServer, JoiningRoom)
 
 
 @dataclass(frozen=True)
@@ -293,3 +259,120 @@ class Played:
 
     move: Move
     before: Position
+
+
+# --- reading through the layers --------------------------------------------------------------------
+
+def help_back(phase: Phase) -> Phase:
+    """The phase under the help screen (the one Back returns to); else the phase itself."""
+    return phase.back if isinstance(phase, ReadingHelp) else phase
+
+
+def unasked(phase: Phase) -> Phase:
+    """The phase under a question (:class:`ConfirmingLeave`, then a :class:`Question`), else itself."""
+    if isinstance(phase, ConfirmingLeave):
+        phase = phase.over
+    return phase.under if isinstance(phase, Question) else phase
+
+
+def turn_of(phase: Phase) -> Phase:
+    """Who acts in the game: the phase under the help screen and the questions (nobody in a review,
+    the editor or the browser, which are themselves)."""
+    return unasked(help_back(phase))
+
+
+def base_of(phase: Phase) -> Phase:
+    """The phase on screen under the leaving question and the PDN browser."""
+    if isinstance(phase, ConfirmingLeave):
+        phase = phase.over
+    return phase.under if isinstance(phase, Browsing) else phase
+
+
+def in_game_of(phase: Phase) -> InGame | None:
+    """The phase of the game on screen (a review and a question too, and under the browser)."""
+    p = base_of(phase)
+    return p if isinstance(p, InGame) else None
+
+
+def shown_of(phase: Phase) -> Phase:
+    """The phase whose game is on screen: under the help screen, the leaving question and the browser."""
+    return base_of(help_back(phase))
+
+
+def game_phase_of(phase: Phase | None) -> TurnPhase | None:
+    """The phase of the game that ``phase`` is over or waits to return to (None: no game)."""
+    match phase:
+        case Question(under=under) | Reviewing(under=under):
+            return under
+        case ConfirmingLeave(over=over):
+            return game_phase_of(over)
+        case Browsing(under=under):
+            return game_phase_of(under)
+        case Editing(left=left):
+            return game_phase_of(left)
+        case ReadingHelp(back=back):
+            return game_phase_of(back)
+        case ChoosingMode(left=left) | RoomPhase(left=left):
+            return left
+        case Resuming() | None:
+            return None
+    return phase
+
+
+def with_game_phase(phase: P, turn: TurnPhase) -> P:
+    """``phase`` with the phase of its game (as :func:`game_phase_of` finds it) replaced by ``turn``."""
+    return typing.cast(P, _with_game_phase(phase, turn))
+
+
+def _with_game_phase(phase: Any, turn: TurnPhase) -> Any:
+    match phase:
+        case Question(under=_):
+            return dataclasses.replace(phase, under=turn)
+        case Reviewing(under=under) if under is not None:
+            return dataclasses.replace(phase, under=turn)
+        case ConfirmingLeave(over=over):
+            return dataclasses.replace(phase, over=_with_game_phase(over, turn), leaving=turn)
+        case Browsing(under=under):
+            return dataclasses.replace(phase, under=_with_game_phase(under, turn))
+        case Editing(left=left):
+            return dataclasses.replace(phase, left=_with_game_phase(left, turn))
+        case ReadingHelp(back=back):
+            return dataclasses.replace(phase, back=_with_game_phase(back, turn))
+        case ChoosingMode(left=left) | RoomPhase(left=left) if left is not None:
+            return dataclasses.replace(phase, left=turn)
+        case HumanToMove() | OpponentToMove() | AwaitingDrawAnswer() | GameOver() | OpponentFailed():
+            return turn
+    return phase
+
+
+def shown_ply_of(phase: Phase) -> int:
+    """How many moves of the game the board shows (all of them but in a review)."""
+    p = in_game_of(phase)
+    if p is None:
+        return 0
+    return p.ply if isinstance(p, Reviewing) else len(p.game.moves)
+
+
+def phase_of(game: Game, mode: Mode) -> TurnPhase:
+    """The phase ``game`` is in as it stands: over, a person's move, or the opponent's (its move, or its
+    answer to the player's draw offer)."""
+    if game.is_over:
+        return GameOver(game, mode)
+    if mode.computer is None or game.turn is not mode.computer:
+        return HumanToMove(game, mode)
+    if game.pending_offer is mode.human:
+        return AwaitingDrawAnswer(game, mode)
+    return OpponentToMove(game, mode)
+
+
+def is_waiting_for_opponent(phase: Phase) -> bool:
+    """Whether the opponent is finding a move or deciding on a draw offer (a review, the editor and the
+    browser stop it: the game waits meanwhile)."""
+    return isinstance(turn_of(phase), (OpponentToMove, AwaitingDrawAnswer))
+
+
+def in_friend_game(phase: Phase) -> bool:
+    """Whether a game with a friend is going on on screen: a review, the editor, the browser and the
+    analysis wait until it is over (the friend plays on meanwhile)."""
+    p = in_game_of(phase)
+    return p is not None and p.mode.vs_friend and not p.game.is_over

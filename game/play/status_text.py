@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, assert_never
 
 from game.modes import Mode
+from game.play.offers import Offers
 from game.play.phases import (
     AwaitingDrawAnswer,
     Browsing,
@@ -72,7 +73,7 @@ def status(c: Controller) -> str:
         case OpponentToMove(game=game, mode=mode) | AwaitingDrawAnswer(game=game, mode=mode):
             who = game.turn.label.capitalize()
             if mode.vs_friend:
-                away = c.friend_play.friend_away_s()
+                away = c.friend_play.friend_away_s(c.phase)
                 if away is not None:
                     return f"Your friend ({who}) is disconnected ({_clock(away)}); waiting for them…"
                 return f"Your friend's move ({who})…"
@@ -84,7 +85,7 @@ def status(c: Controller) -> str:
             text = f"Your move ({who})" if mode.human is not None else f"{who} to move"
             if game.position.has_capture():
                 text += " · " + MUST_CAPTURE
-            if c.offers.offer_pending_for_player():
+            if Offers.pending_for_player(p):
                 text += " · a draw is offered"
             return text
     raise AssertionError(f"no status for {p!r}")
@@ -92,7 +93,7 @@ def status(c: Controller) -> str:
 
 def _friend_status(c: Controller, p: InGame) -> str | None:
     """The status of a friend's game while our connection to the room is down, else None."""
-    f = c.friend
+    f = c.friend_play.friend
     if f is None:
         return "Not connected to the room"
     if f.connection == "reconnecting":

@@ -26,7 +26,7 @@ TOOL_KEYS = {Tool.BLACK_MAN: "1", Tool.BLACK_KING: "2", Tool.WHITE_MAN: "3", Too
 
 
 def sections(ui: Interface, c: Controller, editing: Editing) -> tuple[list[Section], list[list[Section]]]:
-    head = [Section("title", partial(_title, ui, editing))]
+    head = [Section("title", partial(_title, ui, editing)), Section("new-game?", partial(_asking, ui, c))]
     first = [Section("table", partial(game_panel.table, ui, c, None, _table_w(ui, c))),
              Section("tools", partial(_tools, ui, editing)),
              Section("turn", partial(_turn, ui, editing)),
@@ -38,6 +38,12 @@ def sections(ui: Interface, c: Controller, editing: Editing) -> tuple[list[Secti
               Section("spacer", lambda x, y, w, h: h, fill=True),
               Section("settings", partial(ui._settings, c, False))]
     return head, ([first, second] if ui._columns()[0] == 2 else [first + second])
+
+
+def _asking(ui: Interface, c: Controller, x, y, w) -> int:
+    from .mode_screen import leave_question
+
+    return leave_question(ui, c.asking, x, y, w, "Keep that game") if c.asking is not None else 0
 
 
 def _table_w(ui: Interface, c: Controller) -> int:

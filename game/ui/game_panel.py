@@ -12,7 +12,7 @@ import pygame
 from engine import coords_square
 from game.modes import Mode
 from game.play import intents as it
-from game.play.phases import ConfirmingNewGame, InGame, Reviewing
+from game.play.phases import InGame, Reviewing
 
 from . import mode_screen, online_screen, study
 from . import theme as th
@@ -94,11 +94,11 @@ def table(ui: Interface, c: Controller, play: InGame | None, table_w: int, x, y,
     cell = max(14, min(table_w // n, 44))
     shown = c.shown_position()
     pieces = shown.pieces() if shown is not None else {}
-    targets, rings = c.targets(), c.final_rings()
-    capturers = c.capturers()
-    flipped = c.second_side_near()
-    cursor = c.cursor_square() if c.cursor_visible else None
-    cursor_cell = c.cursor
+    targets, rings = c.hand.targets(c.legal_moves()), c.hand.final_rings(c.legal_moves())
+    capturers = c.hand.capturers(c.legal_moves())
+    flipped = c.hand.second_side_near(c.variant, c.mode)
+    cursor = c.hand.cursor_square(c.variant) if c.hand.cursor_visible else None
+    cursor_cell = c.hand.cursor
     last = c.last_move()
     last_path = set(last[0].path) if last else set()
     font = th.font(max(9, int(cell * 0.45)))
@@ -109,7 +109,7 @@ def table(ui: Interface, c: Controller, play: InGame | None, table_w: int, x, y,
             sq = coords_square(v, file, rank)
             if sq is None:
                 pygame.draw.rect(ui.surface, th.LIGHT_SQUARE, rect)
-                if c.cursor_visible and cursor_cell == (file, rank):
+                if c.hand.cursor_visible and cursor_cell == (file, rank):
                     pygame.draw.rect(ui.surface, th.FOCUS, rect, width=2)
                 continue
             hit_id = f"cell:{sq}"
@@ -152,15 +152,15 @@ def _table_square(ui: Interface, c: Controller, sq: int, piece: Piece | None, re
             pygame.draw.circle(ui.surface, th.ACCENT, rect.center, max(2, r // 2), width=max(2, cell // 12))
     if sq in capturers:
         pygame.draw.circle(ui.surface, th.ACCENT, rect.center, r + 2, width=2)
-    if sq == c.selected:
+    if sq == c.hand.selected:
         pygame.draw.rect(ui.surface, th.ACCENT, rect, width=3)
     if sq in targets:
         pygame.draw.circle(ui.surface, th.GREEN, rect.center, max(3, cell // 7))
     if sq in rings:
         pygame.draw.circle(ui.surface, th.GREEN, rect.center, int(cell * 0.32), width=2)
-    if sq in c.entered:
+    if sq in c.hand.entered:
         pygame.draw.circle(ui.surface, th.ACCENT, rect.center, max(3, cell // 8))
-    return sq in targets or sq in rings or sq in c.entered
+    return sq in targets or sq in rings or sq in c.hand.entered
 
 
 def _controls(ui: Interface, c: Controller, play: InGame, x, y, w) -> int:
@@ -171,24 +171,24 @@ def _controls(ui: Interface, c: Controller, play: InGame, x, y, w) -> int:
         y += ui._label(x, y, "Resign this game?", th.body_font(), th.TEXT) + 6
         return y + ui._flow(x, y, w, [("Yes, resign", it.ConfirmResign(), {"style": "danger"}),
                                         ("Keep playing", it.Cancel(), {})]) - top
-    if isinstance(c.phase, ConfirmingNewGame):
-        return mode_screen.new_game_question(ui, play.mode, x, y, w, "Keep playing")
+    if c.asking is not None:
+        return mode_screen.leave_question(ui, c.asking, x, y, w, "Keep playing")
     if isinstance(play, Reviewing):  # nothing to offer, undo or resign in a review
         items: list[tuple[str, it.Intent, dict]] = [
             ("Play again", it.PlayAgain(), {}), ("Change mode", it.ChangeMode(), {}), ("Flip board", it.FlipBoard(), {})]
         return ui._flow(x, y, w, items, f=th.small_font(), pad=10)
     can_offer = human and g.can_offer_draw()[0]
     ui._button((x, y, w, th.BUTTON_H), "Offer a draw with your next move", it.OfferDraw(),
-                 enabled=human and (can_offer or c.offer_armed), active=c.offer_armed, hit_id="btn:offer")
+                 enabled=human and (can_offer or c.offers.armed), active=c.offers.armed, hit_id="btn:offer")
     y += th.BUTTON_H + th.GAP
-    if c.offer_pending_for_player():
+    if c.offers.pending_for_player(c.turn_phase):
         ui._button((x, y, w, th.BUTTON_H), "Accept draw", it.AcceptDraw(), style="primary",
                      hit_id="btn:accept-panel")
         y += th.BUTTON_H + th.GAP
     if play.mode.vs_friend:
         items = online_screen.game_buttons(c, play)
     else:
-        items = [("Undo move", it.Undo(), {"enabled": c.can_undo()}),
+        items = [("Undo move", it.Undo(), {"enabled": c.offers.can_undo(c.in_game)}),
                  ("Resign", it.Resign(), {"enabled": not g.is_over}),
                  ("Play again", it.PlayAgain(), {}),
                  ("Change mode", it.ChangeMode(), {}),
@@ -260,7 +260,7 @@ def _move_list(ui: Interface, c: Controller, play: InGame, x, y, w, h) -> int:
     if not g.ply:
         ui._label(x, y, "No moves yet", f, th.MUTED)
         return h
-    report = c.current_report()
+    report = c.studies.current_report(c.game)
     marks = report.marks() if report is not None else {}
     rows: list[tuple[int, tuple[int, str] | None, tuple[int, str] | None]] = []  # number, (ply, text) each side
     for index, (before, move, offered) in enumerate(zip(g.positions, g.moves, g.draw_offers, strict=False)):

@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING
 import pygame
 
 from engine import VARIANTS
-from game.modes import Level, Mode
+from game.modes import Level
 from game.play import intents as it
-from game.play.phases import ChoosingMode, HelpPage
+from game.play.phases import ChoosingMode, ConfirmingLeave, HelpPage
 
 from . import online_screen, study
 from . import theme as th
@@ -35,7 +35,7 @@ CONTROLS_HELP = (
 def sections(ui: Interface, c: Controller, choosing: ChoosingMode,
                    loading: str | None) -> tuple[list[Section], list[list[Section]]]:
     """The mode screen: the rules, then how to play; the settings at the bottom."""
-    head = [Section("title", partial(title, ui)), Section("new-game?", partial(_asking, ui, choosing))]
+    head = [Section("title", partial(title, ui)), Section("new-game?", partial(_asking, ui, c))]
     first = [Section("rules", partial(_rules, ui, c)),
              Section("help", partial(_help_buttons, ui)),
              Section("vs-computer", partial(_vs_computer, ui, c)),
@@ -53,21 +53,29 @@ def sections(ui: Interface, c: Controller, choosing: ChoosingMode,
     return head, ([first, second] if ui._columns()[0] == 2 else [first + second])
 
 
-def new_game_question(ui: Interface, mode: Mode, x, y, w, keep: str) -> int:
-    """"Start a new game?" when it would abandon a game against the computer going on."""
+OPENS = (it.Pasted, it.OpenListedGame)  # what opens a game read from PDN
+
+
+def leave_question(ui: Interface, asking: ConfirmingLeave, x, y, w, keep: str) -> int:
+    """"Start a new game?" (or "Open this game?") when what the player asked for would leave a game
+    that counts, with what leaving it costs."""
     top = y
-    y += ui._wrapped(x, y, w, "Start a new game?", th.body_font(), th.TEXT) + 2
-    level = LEVEL_TITLES[mode.level] if mode.level is not None else ""
-    y += ui._wrapped(x, y, w, f"Your game in progress counts as a loss at {level}.", th.small_font(),
-                       th.MUTED) + 6
-    return y + ui._flow(x, y, w, [("Yes, new game", it.ConfirmNewGame(), {"style": "danger"}),
+    opens = isinstance(asking.then, OPENS)
+    y += ui._wrapped(x, y, w, "Open this game?" if opens else "Start a new game?", th.body_font(), th.TEXT) + 2
+    mode = asking.leaving.mode
+    if mode.vs_friend:
+        cost = "Your game with your friend is resigned."
+    else:
+        cost = f"Your game in progress counts as a loss at {LEVEL_TITLES[mode.level] if mode.level is not None else ''}."
+    y += ui._wrapped(x, y, w, cost, th.small_font(), th.MUTED) + 6
+    return y + ui._flow(x, y, w, [("Yes, open it" if opens else "Yes, new game", it.ConfirmLeave(), {"style": "danger"}),
                                     (keep, it.Cancel(), {})]) - top
 
 
-def _asking(ui: Interface, choosing: ChoosingMode, x, y, w) -> int:
-    if choosing.asking is None or choosing.left is None:
+def _asking(ui: Interface, c: Controller, x, y, w) -> int:
+    if c.asking is None:
         return 0
-    return new_game_question(ui, choosing.left.mode, x, y, w, "Keep that game")
+    return leave_question(ui, c.asking, x, y, w, "Keep that game")
 
 
 def title(ui: Interface, x, y, w) -> int:

@@ -93,7 +93,7 @@ def mode_section(ui: Interface, c: Controller, x: int, y: int, w: int) -> int:
 def left_friend_game(ui: Interface, c: Controller, x: int, y: int, w: int) -> int:
     """The way back to a friend's game left on the mode screen; returns the height used."""
     top = y
-    if c.can_return_to_room():
+    if c.friend_play.can_return_to_room(c.phase):
         ui._button((x, y, w, th.BUTTON_H), "Return to the game with your friend", it.ContinueSaved(),
                    style="primary", hit_id="friend:return")
         y += th.BUTTON_H + th.GAP
@@ -238,7 +238,7 @@ def _card_content(ui: Interface, c: Controller, p: RoomPhase, x: int, y: int, w:
             y += ui._wrapped(x, y, inner, head, big, th.TEXT) + 6
             for line in break_anywhere(small, link, inner):
                 y += ui._label(x, y, line, small, th.MUTED) + 2
-            f = c.friend
+            f = c.friend_play.friend
             if f is not None and f.connection == "reconnecting":
                 y += 6 + _wrapped(ui, x, y + 6, inner, f"Can't reach the room yet; trying again ({f.detail})", small,
                                   th.ACCENT)
@@ -286,12 +286,12 @@ def players(ui: Interface, c: Controller, play: InGame, x: int, y: int, w: int) 
     if not play.mode.vs_friend or human is None:
         return 0
     top = y
-    f = c.friend
+    f = c.friend_play.friend
     small = th.small_font()
     ours = {"connected": ("connected", th.GREEN), "connecting": ("connecting…", th.ACCENT),
             "reconnecting": ("reconnecting…", th.ACCENT), "gave_up": ("connection lost", th.DANGER)}
     mine = ours[f.connection] if f is not None else ("not connected", th.DANGER)
-    away = c.friend_away_s()
+    away = c.friend_play.friend_away_s(c.phase)
     if f is None or f.connection != "connected":
         theirs = ("unknown", th.MUTED)
     elif away is not None:
@@ -314,7 +314,7 @@ def players(ui: Interface, c: Controller, play: InGame, x: int, y: int, w: int) 
         else:
             y += line + 4
     y += line + 4 if one_line else 0
-    if c.can_continue_vs_computer():
+    if c.friend_play.can_continue_vs_computer(c.phase):
         y += 4
         ui._button((x, y, w, th.BUTTON_H), "Continue vs computer", it.ContinueVsComputer(), style="primary",
                    hit_id="friend:continue")
@@ -325,10 +325,10 @@ def players(ui: Interface, c: Controller, play: InGame, x: int, y: int, w: int) 
 def game_buttons(c: Controller, play: InGame) -> list[tuple[str, it.Intent, dict]]:
     """The game panel's buttons in a friend's game: no undo, and a rematch instead of a new game."""
     g = play.game
-    can_rematch = (isinstance(c.turn_phase, GameOver) and c.friend is not None and c.friend.is_connected
-                   and not c.rematch_asked)
-    rematch = "Rematch asked" if c.rematch_asked else "Rematch (swap sides)"
-    return [("Resign", it.Resign(), {"enabled": not g.is_over and c.friend_connection == "connected"}),
+    can_rematch = (isinstance(c.turn_phase, GameOver) and c.friend_play.friend is not None and c.friend_play.friend.is_connected
+                   and not c.friend_play.rematch_asked)
+    rematch = "Rematch asked" if c.friend_play.rematch_asked else "Rematch (swap sides)"
+    return [("Resign", it.Resign(), {"enabled": not g.is_over and c.friend_play.connection == "connected"}),
             (rematch, it.Rematch(), {"enabled": can_rematch, "hit_id": "btn:rematch"}),
             ("Change mode", it.ChangeMode(), {}),
             ("Flip board", it.FlipBoard(), {})]

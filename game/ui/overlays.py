@@ -53,8 +53,8 @@ def board_overlays(ui: Interface, c: Controller, play: InGame | None) -> None:
     # Accept draw, the draw countdown
     items: list[tuple[str, it.Intent, dict]] = []
     if not isinstance(play, Reviewing) and not play.game.is_over:
-        items.append(("Deselect", it.Deselect(), {"enabled": c.selected is not None, "hit_id": "btn:deselect"}))
-    if c.offer_pending_for_player():
+        items.append(("Deselect", it.Deselect(), {"enabled": c.hand.selected is not None, "hit_id": "btn:deselect"}))
+    if c.offers.pending_for_player(c.turn_phase):
         items.append(("Accept draw", it.AcceptDraw(), {"style": "primary", "hit_id": "btn:accept-board"}))
     left = c.moves_until_draw()
     countdown = f"Draw in {left} {'move' if left == 1 else 'moves'} each" if left is not None and left <= 5 else None
@@ -150,8 +150,8 @@ def _result_card(ui: Interface, c: Controller) -> None:
     if c.vs_friend:  # the friend's room: its next game, sides swapped, when both ask
         bw = min(190, (rect.width - 24 - th.GAP) // 2)
         bx = rect.centerx - bw - th.GAP // 2
-        enabled = c.friend is not None and c.friend.is_connected and not c.rematch_asked
-        label = "Rematch asked" if c.rematch_asked else "Rematch (swap sides)"
+        enabled = c.friend_play.friend is not None and c.friend_play.friend.is_connected and not c.friend_play.rematch_asked
+        label = "Rematch asked" if c.friend_play.rematch_asked else "Rematch (swap sides)"
         if th.small_font().size(label)[0] > bw - 12:
             label = label.split(" (")[0]
         ui._button((bx, rect.bottom - 16 - th.BUTTON_H, bw, th.BUTTON_H), label, it.Rematch(),

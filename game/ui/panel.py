@@ -26,7 +26,7 @@ from engine import coords_square, square_name
 from game.files.settings import Notation
 from game.play import intents as it
 from game.play.machine import Controller
-from game.play.phases import Browsing, ChoosingMode, Editing, InGame, ReadingHelp, Resuming, RoomPhase, Screen
+from game.play.phases import Browsing, ChoosingMode, ConfirmingLeave, Editing, InGame, ReadingHelp, Resuming, RoomPhase, Screen
 
 from . import editor as editor_ui
 from . import game_panel, mode_screen, online_screen, overlays, pdn_browser, study
@@ -318,7 +318,7 @@ class Interface:
         self.widgets = self._panel_widgets = []
         self._view_order = []
         pygame.draw.rect(self.surface, th.PANEL, self.layout.panel)
-        match c.phase:
+        match c.phase.over if isinstance(c.phase, ConfirmingLeave) else c.phase:
             case Browsing() as browsing:
                 head, columns = pdn_browser.sections(self, c, browsing)
             case Editing() as editing:
@@ -342,8 +342,9 @@ class Interface:
         the editor, the browser (which file); the help screen: none of them."""
         if c.screen is Screen.HELP:
             return ("help",)
-        if isinstance(c.phase, Browsing):
-            return "browser", id(c.phase.listing)
+        shown = c.phase.over if isinstance(c.phase, ConfirmingLeave) else c.phase
+        if isinstance(shown, Browsing):
+            return "browser", id(shown.listing)
         if c.editing is not None:
             return ("editor",)
         if c.in_game is not None:
@@ -352,7 +353,7 @@ class Interface:
             return ("resuming",)
         if isinstance(c.phase, RoomPhase):
             return "room", type(c.phase).__name__
-        return "mode", isinstance(c.phase, ChoosingMode) and c.phase.asking is not None
+        return "mode", c.asking is not None
 
     def _draw_bars(self, c: Controller) -> None:
         self.hits = self._bar_hits = []
@@ -463,11 +464,13 @@ class Interface:
     # --- primitives -----------------------------------------------------------------------------
 
     def _button(self, rect, label: str, intent, *, enabled=True, active=False, style="normal", hit_id=None,
-                font=None) -> pygame.Rect:
+                font=None, greyed=False) -> pygame.Rect:
+        """A button; ``greyed``: drawn as one that is not enabled, but pressable (its intent says why
+        it does nothing now)."""
         rect = pygame.Rect(rect)
         hit_id = hit_id or f"btn:{label}"
-        hovered = enabled and self._hover == hit_id
-        if not enabled:
+        hovered = enabled and not greyed and self._hover == hit_id
+        if not enabled or greyed:
             bg, fg = th.BUTTON_DISABLED, th.TEXT_DISABLED
         elif active or style == "primary":
             bg, fg = th.ACCENT, th.ACCENT_TEXT

@@ -30,7 +30,7 @@ ROW_H = 42  # a file or a game: two lines
 
 
 def sections(ui: Interface, c: Controller, browsing: Browsing) -> tuple[list[Section], list[list[Section]]]:
-    head = [Section("title", partial(_title, ui, browsing))]
+    head = [Section("title", partial(_title, ui, browsing)), Section("open?", partial(_asking, ui, c))]
     if browsing.listing is None:
         folder = str(games_dir())
         saved_elsewhere = any(os.path.dirname(p) == folder for p in browsing.recent)
@@ -61,6 +61,12 @@ def _title(ui: Interface, browsing: Browsing, x, y, w) -> int:
             f" (the first {n}; the file has more)" if listing.more else "") + " · choose one"
     y += ui._wrapped(x, y, w, text, th.small_font(), th.DANGER if listing is not None and listing.error else th.MUTED)
     return y - top
+
+
+def _asking(ui: Interface, c: Controller, x, y, w) -> int:
+    from .mode_screen import leave_question
+
+    return leave_question(ui, c.asking, x, y, w, "Keep that game") if c.asking is not None else 0
 
 
 def _row(ui: Interface, rect: pygame.Rect, lines: list[tuple[str, pygame.font.Font, tuple]], intent, hit_id: str) -> None:

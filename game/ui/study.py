@@ -13,7 +13,7 @@ from engine import Color
 from game.computer.analysis import men_ahead, score_words, white_view, winning_chance
 from game.modes import Level
 from game.play import intents as it
-from game.play.phases import InGame, Reviewing
+from game.play.phases import InGame, Reviewing, in_friend_game
 
 from . import theme as th
 
@@ -36,7 +36,7 @@ def review_section(ui: Interface, c: Controller, play: InGame, x, y, w) -> int:
     """Arrows through the moves; in a review, "Play from here" and "Back to the game"."""
     game = play.game
     reviewing = isinstance(play, Reviewing)
-    if (not game.moves and not reviewing) or c.in_friend_game():
+    if (not game.moves and not reviewing) or in_friend_game(c.phase):
         return 0
     top = y
     y += ui._heading(x, y, "Review")
@@ -77,13 +77,15 @@ def engine_section(ui: Interface, c: Controller, play: InGame, x, y, w) -> int:
     """Analyze (on or off), Hint (against the computer), Analyze game; what the engine found."""
     top = y
     y += ui._heading(x, y, "Computer analysis")
-    analyze = {"active": c.analysis_on, "enabled": c.can_analyze(), "hit_id": "btn:analyze"}
+    # not offered (a game against the computer going on: a Hint there): greyed, and saying why when pressed
+    analyze = {"active": c.studies.analysis_on, "hit_id": "btn:analyze",
+               "greyed": not c.studies.analysis_on and not c.studies.can_analyze(c.phase)}
     items: list[tuple[str, it.Intent, dict]] = [("Analyze", it.ToggleAnalysis(), analyze)]
     if play.mode.vs_computer and not isinstance(play, Reviewing) and not play.game.is_over:
-        items.append(("Hint", it.Hint(), {"enabled": c.can_hint(), "hit_id": "btn:hint"}))
-    items.append(("Analyze game", it.AnalyzeGame(), {"enabled": c.can_report(), "hit_id": "btn:analyze-game"}))
+        items.append(("Hint", it.Hint(), {"enabled": c.studies.can_hint(c.phase), "hit_id": "btn:hint"}))
+    items.append(("Analyze game", it.AnalyzeGame(), {"enabled": c.studies.can_report(c.phase), "hit_id": "btn:analyze-game"}))
     y += ui._flow(x, y, w, items, h=30, f=th.small_font(), pad=10)
-    study = c.study
+    study = c.studies.study
     if study is None:
         return y - top
     y += 8
@@ -122,14 +124,14 @@ def pv_text(c: Controller, position: Position, pv: tuple[str, ...]) -> str:
 def report_section(ui: Interface, c: Controller, play: InGame, x, y, w) -> int:
     """The game report: its progress, then the graph of the score over the game (press it to jump
     there), and how many mistakes and blunders."""
-    report = c.current_report()
-    if report is None and not c.report_running:
+    report = c.studies.current_report(c.game)
+    if report is None and not c.studies.report_running:
         return 0
     top = y
     y += ui._heading(x, y, "Game report")
     small = th.small_font()
     total = len(play.game.moves) + 1
-    if c.report_running:
+    if c.studies.report_running:
         done = len(report.scores) if report is not None else 0
         y += ui._label(x, y, f"Analysing the game… {done} of {total} positions", small, th.MUTED) + 4
         bar = pygame.Rect(x, y, w, 6)
@@ -199,7 +201,7 @@ def files_section(ui: Interface, c: Controller, x, y, w) -> int:
     position."""
     top = y
     y += ui._heading(x, y, "Games and positions")
-    free = not c.in_friend_game()  # a game with a friend keeps the screen until it is over
+    free = not in_friend_game(c.phase)  # a game with a friend keeps the screen until it is over
     items = [("Save game", it.SaveGame(), {"hit_id": "btn:save"}),
              ("Copy PDN", it.CopyPdn(), {"hit_id": "btn:copy-pdn"}),
              ("Copy FEN", it.CopyFen(), {"hit_id": "btn:copy-fen"}),
@@ -224,10 +226,10 @@ def mode_help(ui: Interface, x, y, w) -> int:
 
 def evaluation(c: Controller) -> int | None:
     """White's score of the position shown, as the analysis or the game report has it (None: none)."""
-    study, shown = c.study, c.shown_position()
+    study, shown = c.studies.study, c.shown_position()
     if study is not None and study.line is not None and study.position is not None and study.position == shown:
         return white_view(study.line.score, study.position.turn)
-    report = c.current_report()
+    report = c.studies.current_report(c.game)
     if report is not None and c.editing is None and c.shown_ply() < len(report.scores):
         return report.white_score(c.shown_ply())
     return None
@@ -236,7 +238,7 @@ def evaluation(c: Controller) -> int | None:
 def shows_evaluation(c: Controller) -> bool:
     """Whether the evaluation bar stands beside the board: while the analysis is on, or a game report
     is there."""
-    return c.in_game is not None and (c.analysis_on or c.current_report() is not None)
+    return c.in_game is not None and (c.studies.analysis_on or c.studies.current_report(c.game) is not None)
 
 
 def evaluation_bar(ui: Interface, c: Controller, strip: pygame.Rect) -> None:
@@ -245,7 +247,7 @@ def evaluation_bar(ui: Interface, c: Controller, strip: pygame.Rect) -> None:
     bar = pygame.Rect(0, 0, EVAL_BAR_W, max(40, strip.height - 24))
     bar.center = strip.center
     score = evaluation(c)
-    near = c.near_color()
+    near = c.hand.near_color(c.variant, c.mode)
     chance = 0.5 if score is None else winning_chance(score if near is Color.WHITE else -score)
     near_fill = th.PIECE_COLOURS[near.label][0]
     far_fill = th.PIECE_COLOURS[near.opponent.label][0]

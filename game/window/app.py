@@ -35,6 +35,7 @@ from game.window.loader import Loader
 
 if TYPE_CHECKING:
     from engine import Position, Variant
+    from game.play.effects import Outbox
     from game.play.intents import Intent
     from game.play.phases import Played
     from game.render import Camera, CameraMove, MoveAnimation, RenderState
@@ -140,7 +141,7 @@ class App:
         self._start_waiting_game()
         c = self.controller
         if self._ready and (self.animation is None or self.animation.is_done(now)):
-            c.update()  # the computer's reply waits until the last move has been shown
+            self._carry_out(c.update())  # the computer's reply waits until the last move has been shown
         self._follow_controller(now)
         self._keep_boards()
         if self.renderer is None and self.frames > 0 and self.loader.kernels.is_set():
@@ -217,18 +218,31 @@ class App:
                   | it.OpenBrowser() | it.EditPosition()) if not self._ready:
                 self._waiting_start = intent
             case it.SetView():
-                self.controller.handle(intent)
+                self._carry_out(self.controller.handle(intent))
                 self._camera_key = None  # the view pressed, even the one already chosen, resets the camera
             case it.SubmitText() if not self._ready and isinstance(self.controller.phase, EnteringLink):
                 self._waiting_start = it.JoinRoom(self.controller.phase.text)  # joining needs the rules engine
             case (it.ChooseRules() | it.ToggleSetting() | it.DismissNotes() | it.OpenHelp() | it.CloseHelp()
                   | it.ShowKeys() | it.HideKeys() | it.OpenJoin() | it.TypeText() | it.EditText() | it.SubmitText()
                   | it.EditServer() | it.RegisterLinks()):
-                self.controller.handle(intent)
+                self._carry_out(self.controller.handle(intent))
             case it.Cancel() if self.controller.screen is Screen.HELP:
-                self.controller.handle(intent)
+                self._carry_out(self.controller.handle(intent))
             case _ if self._ready or self.controller.in_game is not None or not isinstance(intent, it.Intent):
-                self.controller.handle(intent)  # one it doesn't know raises
+                self._carry_out(self.controller.handle(intent))  # one it doesn't know raises
+
+    def _carry_out(self, out: Outbox) -> None:
+        """What the controller asked of the window: play its sounds, put its text on the system
+        clipboard (telling the controller when the clipboard can't be reached)."""
+        for name in out.sounds:
+            self.sounds.play(name, self.controller.settings.sound)
+        if out.clipboard is not None:
+            from game.window import clipboard
+
+            if not clipboard.copy(out.clipboard):
+                from game.play.intents import ClipboardUnavailable
+
+                self._carry_out(self.controller.handle(ClipboardUnavailable()))
 
     def _check_ready(self) -> None:
         if self._ready or not self.loader.ready.is_set() or self.loader.error:
@@ -239,8 +253,7 @@ class App:
 
         self._ready = True
         link = EngineLink(self.loader.client)  # the computer and the analysis share the worker
-        self.controller.analyst = WorkerAnalyst(link.channel())
-        self.controller.attach_opponent(WorkerOpponent(link.channel()))
+        self._carry_out(self.controller.attach_opponent(WorkerOpponent(link.channel()), WorkerAnalyst(link.channel())))
 
     def _check_kernels(self) -> None:
         """Once the move generator is loaded the saved game can be replayed: it is shown (a computer's
@@ -254,12 +267,12 @@ class App:
         if self.loader.error:
             self._restored = True
             if isinstance(c.phase, Resuming):
-                c.handle(ChangeMode())  # nothing to resume with: the mode screen, which says why
+                self._carry_out(c.handle(ChangeMode()))  # nothing to resume with: the mode screen, which says why
         elif self.loader.kernels.is_set():
             from game.friend.rooms import Rooms  # friend play replays games: it is offered once the rules engine is ready
 
             self._restored = True
-            c.rooms = Rooms(listen=self._room_host)
+            c.attach_rooms(Rooms(listen=self._room_host))
             waiting = self._waiting_start
             if waiting is self._launch_link or not isinstance(waiting, (StartGame, ContinueSaved, PlayFriend, JoinRoom)):
                 # a file opened meanwhile opens over the game in progress; the command line's link asks
@@ -272,7 +285,7 @@ class App:
         from game.play.phases import Screen
 
         if self._ready and self._waiting_start is not None and self.controller.screen is not Screen.HELP:
-            self.controller.handle(self._waiting_start)
+            self._carry_out(self.controller.handle(self._waiting_start))
             self._waiting_start = None
 
     def _loading_text(self) -> str | None:
@@ -304,7 +317,7 @@ class App:
         return Viewport(b.x, b.y, b.width, b.height, frame_height=self.size[1])
 
     def _follow_controller(self, now: float) -> None:
-        """Start the animation of a move just played, play its sounds, turn the camera when needed."""
+        """Start the animation of a move just played, turn the camera when needed."""
         from game.play.phases import Screen
         from game.render import Camera, CameraMove, camera_at
 
@@ -318,19 +331,7 @@ class App:
                 self.animation = MoveAnimation.build(c.played.before, c.played.move, now, speed)
             else:
                 self.animation = None
-        for name in c.events:
-            self.sounds.play(name, c.settings.sound)
-        c.events.clear()
-        if c.clipboard is not None:
-            from game.play.phases import WaitingForFriend
-            from game.window import clipboard
-
-            if not clipboard.copy(c.clipboard):
-                c.notice = "Couldn't reach the clipboard" + (
-                    ": select the link and copy it by hand" if isinstance(c.phase, WaitingForFriend) else "")
-                c.version += 1
-            c.clipboard = None
-        key = (c.settings.view, c.second_side_near() if c.screen in (Screen.GAME, Screen.EDITOR) else False)
+        key = (c.settings.view, c.hand.second_side_near(c.variant, c.mode) if c.screen in (Screen.GAME, Screen.EDITOR) else False)
         if key != self._camera_key and c.screen is not Screen.HELP:  # (the board is hidden meanwhile)
             self._camera_key = key
             self.camera = CameraMove(camera_at(self.camera, now), Camera.preset(*key), now)
@@ -353,25 +354,25 @@ class App:
             return RenderState(self._initial[name], camera=self.camera, show_numbers=c.settings.square_numbers)
         if c.editing is not None:
             return RenderState(shown, camera=self.camera, show_numbers=c.settings.square_numbers,
-                               cursor=c.cursor_square() if c.cursor_visible else None)
+                               cursor=c.hand.cursor_square(c.variant) if c.hand.cursor_visible else None)
         animation = self.animation if self.animation is not None and not self.animation.is_done(now) else None
         last = c.last_move()
-        study = c.study
+        study = c.studies.study
         best = study.line.best if study is not None and study.line is not None and study.position == shown else None
         return RenderState(
             position=shown,
             best_move=best,
             camera=self.camera,
-            selected=c.selected,
-            targets=c.targets(),
-            final_targets=c.final_rings(),
-            must_capture=c.capturers(),
+            selected=c.hand.selected,
+            targets=c.hand.targets(c.legal_moves()),
+            final_targets=c.hand.final_rings(c.legal_moves()),
+            must_capture=c.hand.capturers(c.legal_moves()),
             last_move=last[0] if last else None,
-            cursor=c.cursor_square() if c.cursor_visible else None,
+            cursor=c.hand.cursor_square(c.variant) if c.hand.cursor_visible else None,
             show_numbers=c.settings.square_numbers,
             animation=animation,
-            entered=c.entered_path() if c.entered else (),
-            drag_to=self._drag_point(now) if c.dragging is not None and c.dragging == c.selected else None,
+            entered=c.hand.entered_path() if c.hand.entered else (),
+            drag_to=self._drag_point(now) if c.hand.dragging is not None and c.hand.dragging == c.hand.selected else None,
         )
 
     def _drag_point(self, now: float) -> tuple[float, float] | None:
@@ -407,7 +408,7 @@ class App:
 
     def _can_drag(self, square: int) -> bool:
         c = self.controller
-        return c.is_human_turn() and c.is_own_piece(square)
+        return c.is_human_turn() and c.hand.is_own_piece(c.game.position if c.game is not None else None, square)
 
     # --- closing --------------------------------------------------------------------------------
 

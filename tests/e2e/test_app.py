@@ -96,7 +96,7 @@ from game.play.phases import Screen
 
 app = App((1000, 700))
 deadline = time.monotonic() + 300
-while not (app.is_ready and app.renderer is not None and app.controller.rooms is not None):
+while not (app.is_ready and app.renderer is not None and app.controller.friend_play.rooms is not None):
     assert time.monotonic() < deadline, "the engine never became ready"
     app.step()
 for _ in range(30):

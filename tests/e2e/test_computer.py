@@ -46,6 +46,7 @@ def test_computer_replies_and_undo_mid_search(opponent):
     assert c.game.moves[1] in c.game.positions[1].legal_moves()
 
     c.handle(it.StartGame(Level.HARD))
+    c.handle(it.ConfirmLeave())  # the Easy game left counts as lost
     c.handle(it.PlayMoveFromList(c.legal_moves()[0]))
     assert isinstance(c.phase, OpponentToMove)
     c.handle(it.Undo())

@@ -85,8 +85,8 @@ def _check(controller, checked: int) -> int:
     for i in range(checked, len(moves)):
         assert moves[i] in positions[i].legal_moves(), f"illegal move {moves[i]} in {positions[i].fen()}"
         assert positions[i].play(moves[i]) == positions[i + 1]
-    if controller.selected is not None:
-        assert controller.is_own_piece(controller.selected)
+    if controller.hand.selected is not None:
+        assert controller.hand.is_own_piece(controller.game.position, controller.hand.selected)
     return len(moves)
 
 

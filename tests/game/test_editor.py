@@ -51,7 +51,7 @@ def test_pieces_go_on_with_the_keys():
     c.handle(it.ChooseTool(Tool.WHITE_MAN))
     c.handle(it.CursorMove(0, 1))  # the first arrow shows the cursor
     c.handle(it.CursorMove(0, 1))
-    square = c.cursor_square()
+    square = c.hand.cursor_square(c.variant)
     c.handle(it.CursorPress())
     assert c.shown_position().pieces() == {square: Piece(W, False)}
 
@@ -60,8 +60,8 @@ def test_side_to_move_and_fen_out_and_in():
     c = editor()
     c.handle(it.SetTurn(W))
     assert c.shown_position().turn is W and c.status() == "Set up a position · White to move"
-    c.handle(it.CopyFen())
-    assert c.clipboard == Position.initial(AMERICAN).fen().replace("B:", "W:", 1)
+    out = c.handle(it.CopyFen())
+    assert out.clipboard == Position.initial(AMERICAN).fen().replace("B:", "W:", 1)
     c.handle(it.Pasted("B:W18,K3:B14"))
     assert c.shown_position() == Position.from_fen(AMERICAN, "B:W18,K3:B14")
     c.handle(it.Pasted("W:W33:B1"))  # not a square of this board: said, nothing changed

@@ -14,12 +14,12 @@ from engine import AMERICAN, Color
 from engine.game import Game
 from game import desktop
 from game.cli import build_parser
+from game.files.saved import game_from_dict
 from game.modes import Level, Mode, Room
 from game.play import intents as it
 from game.play import text_entry
 from game.play.machine import Controller
 from game.play.phases import ChoosingMode, EnteringLink, EnteringServer, GameOver, HumanToMove, JoiningRoom, WaitingForFriend
-from game.play.saved import game_from_dict
 from game.ui import Interface
 from game.ui.online_screen import break_anywhere
 

@@ -192,14 +192,14 @@ def controller_accepts(pos: Position, start: int, presses: tuple[int, ...]) -> b
     c = Controller()
     c.open_game(Game(pos.variant, pos), Mode())
     c.handle(SquarePressed(start))
-    if c.selected != start:
+    if c.hand.selected != start:
         return False
     for i, sq in enumerate(presses, start=1):
-        ply, entered = c.game.ply, c.entered
+        ply, entered = c.game.ply, c.hand.entered
         c.handle(SquarePressed(sq))
         if c.game.ply > ply:
             return True if i == len(presses) else None
-        if c.entered == entered and not (c.notice or "").startswith("More than one route ends there"):
+        if c.hand.entered == entered and not (c.notice or "").startswith("More than one route ends there"):
             return False
     return True
 

@@ -43,9 +43,9 @@ def hit_ids(ui: Interface) -> dict:
     return {h.id: h for h in ui.hits}
 
 
-def press(c: Controller, *names: str, variant=AMERICAN) -> None:
-    for name in names:
-        c.handle(it.SquarePressed(sq(name, variant)))
+def press(c: Controller, *names: str, variant=AMERICAN) -> list[str]:
+    """Press the squares ``names`` in turn; the sounds the window is asked to play."""
+    return [sound for name in names for sound in c.handle(it.SquarePressed(sq(name, variant))).sounds]
 
 
 # --- entering and leaving the help screen -------------------------------------------------------
@@ -74,7 +74,7 @@ def test_help_over_a_game_keeps_the_game_its_selection_and_ignores_the_board(mak
     c.handle(it.OpenHelp(RULES, "crowning"))  # another page: Back still leads to the game
     assert c.phase.section == "crowning" and c.phase.back is before
     c.handle(it.Cancel())  # Esc
-    assert c.phase is before and c.selected == sq("c3") and c.game is game
+    assert c.phase is before and c.hand.selected == sq("c3") and c.game is game
     c.handle(it.OpenHelp())
     with pytest.raises(TypeError):
         c.handle("not an intent")  # type: ignore[arg-type]
@@ -156,8 +156,8 @@ REFUSALS = [
                          ids=[f"{v.name}-{r}-{i}" for i, (v, _s, _p, _n, r) in enumerate(REFUSALS)])
 def test_a_refused_move_says_why_and_pressing_the_notice_opens_that_rule(make, variant, start, presses, notice, rule):
     c = make(start=position(*start, variant=variant), variant=variant)
-    press(c, *presses, variant=variant)
-    assert c.notice == notice and c.notice_rule == rule and c.events[-1] == "illegal"
+    sounds = press(c, *presses, variant=variant)
+    assert c.notice == notice and c.notice_rule == rule and sounds[-1] == "illegal"
     assert rule in rules_page(variant).section_ids
     ui = render(c)
     link = hit_ids(ui)["notice:rule"]

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import time
 
-import pytest
 from support import sq
 
 from engine import AMERICAN
@@ -14,8 +13,6 @@ from engine.game import Game
 from engine.pdn import PdnGame
 from game.play import intents as it
 from game.play.phases import Browsing, Reviewing
-
-ISSUE_20 = "issue 20: opening a PDN over a game against the computer records a loss without asking"
 
 
 def hard_losses(storage) -> int:
@@ -66,7 +63,6 @@ def question_text(c) -> str:
     return " ".join(w.label for w in ui.widgets)
 
 
-@pytest.mark.xfail(strict=True, reason=ISSUE_20)
 def test_pasting_a_game_over_a_counted_game_asks_first(make, opponent, storage):
     c = moved(make, opponent)
     game = c.game
@@ -75,12 +71,11 @@ def test_pasting_a_game_over_a_counted_game_asks_first(make, opponent, storage):
     c.handle(it.Cancel())
     assert c.game is game and c.is_human_turn() and hard_losses(storage) == 0, "kept"
     c.handle(it.Pasted(a_game_pdn()))
-    c.handle(it.ConfirmNewGame())
+    c.handle(it.ConfirmLeave())
     assert isinstance(c.phase, Reviewing) and c.game is not game and len(c.game.moves) == 3
     assert hard_losses(storage) == 1, "one loss"
 
 
-@pytest.mark.xfail(strict=True, reason=ISSUE_20)
 def test_dropping_a_file_over_a_counted_game_asks_first(make, opponent, storage, tmp_path):
     c = moved(make, opponent)
     game = c.game
@@ -93,11 +88,10 @@ def test_dropping_a_file_over_a_counted_game_asks_first(make, opponent, storage,
     assert c.game is game and hard_losses(storage) == 0 and not isinstance(c.phase, Reviewing), "kept"
     c.handle(it.OpenFile(str(path)))
     read(c)
-    c.handle(it.ConfirmNewGame())
+    c.handle(it.ConfirmLeave())
     assert isinstance(c.phase, Reviewing) and c.game is not game and hard_losses(storage) == 1
 
 
-@pytest.mark.xfail(strict=True, reason=ISSUE_20)
 def test_opening_a_listed_game_over_a_counted_game_asks_first(make, opponent, storage, tmp_path):
     c = moved(make, opponent)
     game = c.game
@@ -112,5 +106,5 @@ def test_opening_a_listed_game_over_a_counted_game_asks_first(make, opponent, st
     c.handle(it.Cancel())
     assert c.game is game and hard_losses(storage) == 0 and isinstance(c.phase, Browsing), "kept, in the browser"
     c.handle(it.OpenListedGame(1))
-    c.handle(it.ConfirmNewGame())
+    c.handle(it.ConfirmLeave())
     assert isinstance(c.phase, Reviewing) and c.game is not game and hard_losses(storage) == 1

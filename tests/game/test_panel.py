@@ -298,17 +298,17 @@ def test_a_new_game_starts_without_the_last_ones_focus_and_cursor(make):
     c = make(level="easy")
     ui = Interface((1280, 800))
     ui.render(c, 0.0)
-    home = c.cursor
+    home = c.hand.cursor
     c.handle(it.CursorMove(0, 1))
     c.handle(it.CursorMove(0, 1))
     while ui.focus != "btn:Play again":
         ui.move_focus(1)
-    assert c.cursor_visible and c.cursor != home
+    assert c.hand.cursor_visible and c.hand.cursor != home
     c.handle(ui.focused_intent())
     ui.render(c, 1.0)
-    assert ui.focus is None and not c.cursor_visible, "the new game starts with the board, no cursor shown"
+    assert ui.focus is None and not c.hand.cursor_visible, "the new game starts with the board, no cursor shown"
     c.handle(it.CursorMove(0, 1))
-    assert c.cursor_visible and c.cursor == home, "the first arrow shows the cursor at home"
+    assert c.hand.cursor_visible and c.hand.cursor == home, "the first arrow shows the cursor at home"
 
 
 def test_the_new_game_question_in_the_game_panel_and_on_the_mode_screen(make):
@@ -316,14 +316,14 @@ def test_the_new_game_question_in_the_game_panel_and_on_the_mode_screen(make):
     c.handle(it.PlayMoveFromList(c.legal_moves()[0]))
     c.handle(it.PlayAgain())
     ui, h = hits(c)
-    assert h["btn:Yes, new game"].intent == it.ConfirmNewGame() and h["btn:Keep playing"].intent == it.Cancel()
+    assert h["btn:Yes, new game"].intent == it.ConfirmLeave() and h["btn:Keep playing"].intent == it.Cancel()
     assert "Your game in progress counts as a loss at Hard." in all_text(ui)
     c.handle(it.Cancel())
     c.handle(it.ChangeMode())
     c.handle(it.StartGame(Level.EASY))
     ui, h = hits(c, (640, 480))
     yes = h["btn:Yes, new game"]
-    assert yes.intent == it.ConfirmNewGame() and h["btn:Keep that game"].intent == it.Cancel()
+    assert yes.intent == it.ConfirmLeave() and h["btn:Keep that game"].intent == it.Cancel()
     assert ui.layout.panel.contains(yes.rect), "asked at the top of the panel, in view"
 
 
@@ -338,7 +338,7 @@ def test_the_tables_square_numbers_are_on_empty_squares_and_readable(make, size,
     pieces = c.game.position.pieces()
     for square in range(1, variant.squares + 1):
         cell = h[f"cell:{square}"].rect
-        if square in pieces or square in c.targets():
+        if square in pieces or square in c.hand.targets(c.legal_moves()):
             assert square not in numbers, f"no number under the piece or the dot on {square}"
         else:
             assert square in numbers and cell.contains(numbers[square].rect), f"{square} written in its square"

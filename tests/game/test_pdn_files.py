@@ -59,7 +59,7 @@ def test_a_saved_game_opens_again_with_its_players_moves_and_result(make, storag
     read(other)
     assert isinstance(other.phase, Reviewing) and other.phase.under is None
     assert [m for m in other.game.moves] == c.game.moves and other.game.outcome == c.game.outcome
-    assert other.source.tags["White"] == "Checkers 3D (Hard)"
+    assert other.files.source.tags["White"] == "Checkers 3D (Hard)"
 
 
 def test_a_two_player_game_is_saved_with_numbered_players(make, games_folder):
@@ -98,6 +98,8 @@ def test_a_dropped_file_of_one_game_opens_at_once(make, tmp_path, opponent):
     c.handle(it.OpenFile(str(path)))
     assert opponent.cancels == 1 and not c.waiting_for_opponent
     read(c)
+    assert c.asking is not None, "the game against the computer counts: leaving it asks first"
+    c.handle(it.ConfirmLeave())
     assert isinstance(c.phase, Reviewing) and c.game.variant is INTERNATIONAL and len(c.game.moves) == 4
 
 
@@ -158,12 +160,10 @@ def test_a_large_collection_lists_its_first_games(make, tmp_path, monkeypatch):
 def test_pasted_pdn_and_fen_open_and_copy_goes_out(make):
     c = make()
     played(c, "11-15 23-19")
-    c.handle(it.CopyPdn())
-    [game] = read_text(c.clipboard)
+    [game] = read_text(c.handle(it.CopyPdn()).clipboard)
     assert [pm.move for pm in game.moves] == c.game.moves and c.notice == "The game's PDN is on the clipboard"
     c.handle(it.ReviewStep(-1))
-    c.handle(it.CopyFen())
-    assert c.clipboard == c.game.positions[1].fen()
+    assert c.handle(it.CopyFen()).clipboard == c.game.positions[1].fen()
 
     c.handle(it.Pasted((DATA / "american-tricks-traps-and-shots.pdn").read_text(encoding="latin-1")))
     assert isinstance(c.phase, Browsing) and len(c.phase.listing.games) > 1 and not c.phase.listing.is_file

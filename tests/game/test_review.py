@@ -53,7 +53,7 @@ def test_a_review_never_moves_a_piece(make):
     played(c, OPENING[:2])
     c.handle(it.ReviewStep(-1))
     c.handle(it.SquarePressed(next(iter(c.shown_position().pieces()))))
-    assert c.selected is None and len(c.game.moves) == 2 and "Play from here" in c.notice
+    assert c.hand.selected is None and len(c.game.moves) == 2 and "Play from here" in c.notice
 
 
 def test_the_computer_waits_during_a_review_and_is_asked_again_after(make, opponent):
@@ -157,6 +157,9 @@ def test_leaving_a_game_against_the_computer_for_another_counts_as_a_loss(make, 
     c.handle(it.EditPosition())
     assert c.leaving_counts()
     c.handle(it.PlayFromHere(None))
-    assert storage.results()["american"]["hard"]["loss"] == 1 and "counts as a loss" in c.notice
+    assert c.asking is not None and c.asking.then == it.PlayFromHere(None), "asked first"
+    assert storage.results().get("american", {}).get("hard", {}).get("loss", 0) == 0
+    c.handle(it.ConfirmLeave())
+    assert storage.results()["american"]["hard"]["loss"] == 1 and c.mode == Mode() and not c.game.moves
     c.handle(it.Pasted("B:W18:B14"))  # two players: nothing to count
     assert storage.results()["american"]["hard"]["loss"] == 1
