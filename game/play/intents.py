@@ -173,6 +173,13 @@ class CloseHelp:
 
 
 @dataclass(frozen=True)
+class GoToSection:
+    """A press on an entry of the help screen's contents: the page scrolls to that section."""
+
+    section: str
+
+
+@dataclass(frozen=True)
 class ShowKeys:
     """"?" during a game: the keys in an overlay."""
 
@@ -395,10 +402,10 @@ class StartPosition:
 
 
 Intent = (SquarePressed | DragStarted | PieceDropped | Deselect | Cancel | CursorMove | CursorPress | PlayMoveFromList
-          | Undo | OfferDraw | AcceptDraw | Resign | ConfirmResign | PlayAgain | ConfirmLeave | ChangeMode | ChooseRules
-          | StartGame | ContinueSaved | FlipBoard | SetView | ToggleSetting | DismissNotes | PlayFriend | OpenJoin | JoinRoom
-          | CopyLink | Rematch | ContinueVsComputer | EditServer | RegisterLinks | TypeText | EditText | SubmitText
-          | OpenHelp | CloseHelp | ShowKeys | HideKeys | ReviewStep | ReviewTo | BackToGame | PlayFromHere | ToggleAnalysis
-          | Hint | AnalyzeGame | SaveGame | CopyPdn | CopyFen | PasteFromClipboard | Pasted | OpenFile | OpenBrowser
-          | CloseBrowser | BrowserPage | OpenListedGame | EditPosition | ChooseTool | SetTurn | ClearBoard | StartPosition
-          | ClipboardUnavailable)
+          | Undo | OfferDraw | AcceptDraw | Resign | ConfirmResign | PlayAgain | ConfirmLeave | ChangeMode
+          | ChooseRules | StartGame | ContinueSaved | FlipBoard | SetView | ToggleSetting | DismissNotes | PlayFriend
+          | OpenJoin | JoinRoom | CopyLink | Rematch | ContinueVsComputer | EditServer | RegisterLinks | TypeText
+          | EditText | SubmitText | OpenHelp | CloseHelp | GoToSection | ShowKeys | HideKeys | ReviewStep | ReviewTo
+          | BackToGame | PlayFromHere | ToggleAnalysis | Hint | AnalyzeGame | SaveGame | CopyPdn | CopyFen
+          | PasteFromClipboard | Pasted | OpenFile | OpenBrowser | CloseBrowser | BrowserPage | OpenListedGame
+          | EditPosition | ChooseTool | SetTurn | ClearBoard | StartPosition | ClipboardUnavailable)

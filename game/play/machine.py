@@ -153,7 +153,7 @@ CURSOR = (*BOARD, Resuming, Browsing)  # the screens where the board shows (the 
 OPENS_GAMES = (ChoosingMode, *BOARD, Browsing)
 HAS_GAME = (ChoosingMode, *GAME_SCREEN, Browsing, *ROOM_SCREEN)
 TEXT_FIELDS = (EnteringLink, EnteringServer)
-HELP_TAKES = (it.OpenHelp, it.CloseHelp, it.Cancel, it.ClipboardUnavailable)
+HELP_TAKES = (it.OpenHelp, it.CloseHelp, it.GoToSection, it.Cancel, it.ClipboardUnavailable)
 HELP_REFUSES = "The help is open: its Back returns to the game first"
 QUESTIONS_TAKE: dict[type, tuple[type, ...]] = {
     ConfirmingResign: (it.ConfirmResign, it.Cancel, it.OpenHelp, it.ClipboardUnavailable),
@@ -197,6 +197,7 @@ TRANSITIONS: dict[type, On] = {
     it.DismissNotes: On(EVERYWHERE, "_dismiss_notes"),
     it.OpenHelp: On((*EVERYWHERE, *QUESTIONS, ReadingHelp), "_open_help"),
     it.CloseHelp: On((ReadingHelp,), "_close_help", "The help is not open"),
+    it.GoToSection: On((ReadingHelp,), "_go_to_section", "The help is not open"),
     it.ShowKeys: On((*GAME_SCREEN, Resuming, Browsing), "_show_keys",
                     "The keys card shows over a game; F1 opens the Controls page"),
     it.HideKeys: On(EVERYWHERE, "_hide_keys"),
@@ -1270,6 +1271,11 @@ class Controller:
         p = self.phase
         assert isinstance(p, ReadingHelp)
         self.phase = p.back
+
+    def _go_to_section(self, intent: it.GoToSection) -> None:
+        p = self.phase
+        assert isinstance(p, ReadingHelp)
+        self.phase = dataclasses.replace(p, section=intent.section, jumps=p.jumps + 1)
 
     def _show_keys(self, intent: it.ShowKeys) -> Refused | None:
         self.keys_shown = self.screen is Screen.GAME

@@ -243,6 +243,7 @@ class ReadingHelp:
     variant: str
     page: HelpPage = HelpPage.RULES
     section: str | None = None
+    jumps: int = 0  # entries of the contents pressed (each scrolls the page to its section)
     screen: ClassVar[Screen] = Screen.HELP
 
 

@@ -198,7 +198,6 @@ class App:
         from game.play import intents as it
         from game.play.phases import EnteringLink, Screen
         from game.render import camera_at
-        from game.ui.help_screen import GoToSection
         from game.window import input as inp
 
         match intent:
@@ -212,8 +211,6 @@ class App:
                 self.camera = camera_at(self.camera, self._now).orbited(dx, dy)
             case inp.Zoom(steps=steps):
                 self.camera = camera_at(self.camera, self._now).zoomed(steps)
-            case GoToSection():  # an entry of the help screen's contents
-                self.ui.navigate(intent)
             case (it.StartGame() | it.ContinueSaved() | it.PlayFriend() | it.JoinRoom() | it.OpenFile() | it.Pasted()
                   | it.OpenBrowser() | it.EditPosition()) if not self._ready:
                 self._waiting_start = intent
@@ -222,7 +219,7 @@ class App:
                 self._camera_key = None  # the view pressed, even the one already chosen, resets the camera
             case it.SubmitText() if not self._ready and isinstance(self.controller.phase, EnteringLink):
                 self._waiting_start = it.JoinRoom(self.controller.phase.text)  # joining needs the rules engine
-            case (it.ChooseRules() | it.ToggleSetting() | it.DismissNotes() | it.OpenHelp() | it.CloseHelp()
+            case (it.ChooseRules() | it.ToggleSetting() | it.DismissNotes() | it.OpenHelp() | it.CloseHelp() | it.GoToSection()
                   | it.ShowKeys() | it.HideKeys() | it.OpenJoin() | it.TypeText() | it.EditText() | it.SubmitText()
                   | it.EditServer() | it.RegisterLinks()):
                 self._carry_out(self.controller.handle(intent))

@@ -20,7 +20,7 @@ from game.play.phases import ConfirmingResign, HelpPage, HumanToMove, OpponentTo
 from game.ui import Interface
 from game.ui import diagram as dg
 from game.ui import theme as th
-from game.ui.help_screen import HEADER_H, JUMP_MARGIN, GoToSection, Scroll, _Link, _Picture, _Text
+from game.ui.help_screen import HEADER_H, JUMP_MARGIN, Scroll, _Link, _Picture, _Text
 from game.window.input import WHEEL_PIXELS, Input
 
 B, W = Color.BLACK, Color.WHITE
@@ -250,7 +250,7 @@ def test_the_contents_column_lists_every_section_and_jumps_to_it():
     entries = {h.id: h for h in ui.hits if h.id.startswith("toc:")}
     assert [k.removeprefix("toc:") for k in entries] == list(rules_page(INTERNATIONAL).section_ids)
     assert all(h.rect.right <= ui.help.view.x and h.rect.y >= HEADER_H for h in entries.values())
-    ui.navigate(entries["toc:draw-endgame"].intent)
+    c.handle(entries["toc:draw-endgame"].intent)  # the entry's intent, as a press sends it
     ui.render(c, 0.0)
     assert ui.help.current_section() == "draw-endgame"
     assert ui.help.offset == min(ui.help.layout.section("draw-endgame").top - JUMP_MARGIN, ui.help.max_offset)
@@ -291,8 +291,13 @@ def test_scrolling_by_wheel_keys_sections_and_scrollbar():
     assert s.current_section() == first.id
     ui.navigate(Scroll(sections=-1))
     assert s.offset == 0, "before the first section, the top of the page"
-    ui.navigate(GoToSection("draw-offers"))
+    c.handle(it.GoToSection("draw-offers"))
+    ui.render(c, 0.0)
     assert s.current_section() == "draw-offers"
+    ui.navigate(Scroll(lines=20))
+    c.handle(it.GoToSection("draw-offers"))  # pressed again after scrolling on: there again
+    ui.render(c, 0.0)
+    assert s.current_section() == "draw-offers" and s.target == "draw-offers"
     ui.navigate(Scroll(end=-1))
     ui.render(c, 0.0)
     thumb, track = s.scroll.thumb(), s.scroll.track()
@@ -422,7 +427,7 @@ def test_tab_reaches_the_header_and_contents_and_enter_presses(make):
     ui.move_focus(1)
     assert ui.focused_intent() == it.OpenHelp(HelpPage.CONTROLS)
     ui.move_focus(1)
-    assert ui.focused_intent() == GoToSection(rules_page(AMERICAN).section_ids[0])
+    assert ui.focused_intent() == it.GoToSection(rules_page(AMERICAN).section_ids[0])
 
 
 def test_the_keys_card_fits_the_smallest_window(make):

@@ -22,7 +22,7 @@ from game.play.editor import Setup
 from game.play.machine import Controller
 from game.play.phases import EnteringLink, EnteringServer, GameOver, JoiningRoom, Resuming, WaitingForFriend
 from game.ui import Interface
-from game.ui.panel import Hit
+from game.ui.paint import Hit
 
 SIZES = [(640, 480), (800, 600), (1000, 700), (1024, 768), (1280, 800), (1920, 1080),
          (900, 700), (760, 1000), (600, 900), (640, 960), (1080, 1920)]
