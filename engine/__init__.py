@@ -17,7 +17,19 @@ __all__ = [
     "AMERICAN", "INTERNATIONAL", "VARIANTS", "Color", "Variant", "variant_named",
     "Position", "Move", "Piece", "InvalidFenError", "IllegalMoveError", "InvalidSquareError",
     "parse_square", "square_coords", "square_name", "coords_square", "kernels_cached", "interpret_kernels",
+    "version",
 ]
+
+
+def version() -> str:
+    """The installed game's version (pyproject.toml's, read from the package metadata), or
+    ``'unknown'`` in a source tree that was never installed."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("checkers3d")
+    except metadata.PackageNotFoundError:
+        return "unknown"
 
 
 def interpret_kernels() -> None:

@@ -41,7 +41,7 @@ from websockets.asyncio.connection import broadcast
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
-from engine import Color, variant_named
+from engine import Color, variant_named, version
 from engine.game import DrawOfferError, Game, InvalidGameRecordError, Reason
 from engine.position import IllegalMoveError
 from engine.variants import Variant
@@ -696,6 +696,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--public-url", metavar="URL",
                    help="the address links carry, e.g. wss://rooms.example.org (default: the address each client used)")
     p.add_argument("--verbose", action="store_true", help="log every move too")
+    p.add_argument("--version", action="version", version=f"checkers3d-server {version()}")
     args = p.parse_args(argv)
     logging.basicConfig(stream=sys.stderr, level=logging.DEBUG if args.verbose else logging.INFO,
                         format="%(asctime)s %(levelname)s %(message)s")
