@@ -5,7 +5,7 @@
     python -m engine bench [--json]
     python -m engine bestmove [--variant V] [--fen FEN] (--depth N | --movetime S | --level L) [--json]
     python -m engine game [--fen FEN] [--moves "11-15 23-19 ..."] [--json]
-    python -m engine hub [--variant american] [--tt-size MB]          (Scan's Hub protocol on stdin/stdout)
+    python -m engine hub [--variant american] [--tt-size MB]          (Scan's Hub protocol: checkers3d-engine)
     python -m engine match --a level=hard --b level=medium [--variant V] [--games N] [--concurrency N] [--json]
     python -m engine pdn FILE... [--json] [--export OUT.pdn]           (PDN files: engine/pdn/)
     python -m engine egdb build [--variant V|all] [--pieces N]       (endgame tables, in the user's cache)
@@ -477,7 +477,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("action", choices=("build", "probe", "info", "verify"))
     p.add_argument("--variant", type=_egdb_variant, default=None,
                    help="american, international or all (build, info, verify: default all; probe: default american)")
-    p.add_argument("--pieces", type=whole_number(2, 8), default=None,
+    p.add_argument("--pieces", type=int, default=None,
                    help="build up to this many pieces (default 5 American, 4 International)")
     p.add_argument("--fen", help="probe: the position")
     p.add_argument("--plies-left", type=whole_number(0), default=None,

@@ -104,7 +104,7 @@ def test_no_memory_for_the_table_is_an_error_not_a_crash():
     (("bestmove", "--movetime", "inf"), ("--movetime", "'inf'")),
     (("bestmove", "--depth", "0"), ("--depth", "from 1")),
     (("hub", "--tt-size", "0"), ("--tt-size",)),
-    (("egdb", "build", "--variant", "american", "--pieces", "40"), ("--pieces",)),
+    (("egdb", "build", "--variant", "american", "--pieces", "40"), ("pieces can be built, not 40",)),
 ], ids=["perft-depth", "movetime-negative", "movetime-nan", "movetime-inf", "bestmove-depth", "hub-tt", "pieces"])
 def test_values_out_of_their_bounds_are_refused(args, words):
     one_line_error(engine(*args), *words)
