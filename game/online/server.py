@@ -111,6 +111,7 @@ log = logging.getLogger("checkers3d.server")
 
 HOST, GUEST = 0, 1  # the seats: the room's creator and the friend who joined (in a paired room: either)
 ACCEPT_ERROR_LOG_INTERVAL_S = 60.0  # a full accept queue (no file descriptors left) is logged this often
+FLOOD_CLOSE_TIMEOUT_S = 1.0  # a flooding client gets this long to answer the close (its messages dropped)
 
 
 class Refusal(Exception):
@@ -127,6 +128,17 @@ class Connection(ServerConnection):
     :meth:`pause_writing` exactly when the client has stopped reading. Without this, answers (and the
     library's automatic pongs) pile up in memory without bound, and the keepalive ping waits in
     ``drain()`` behind them, so its timeout never starts."""
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)
+        # the kernel's send buffer too: left to autotuning it grows to megabytes for a client that
+        # reads nothing before a byte stays in ours
+        sock = transport.get_extra_info("socket")
+        if sock is not None:
+            try:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, MAX_UNSENT_BYTES)
+            except OSError:
+                pass
 
     def pause_writing(self) -> None:
         super().pause_writing()
@@ -438,7 +450,7 @@ class RoomServer:
                     flooded = True
                     self._stop_seeking(peer)
                     self._leave(peer)
-                    self._spawn(conn.close(CLOSE_FLOOD, "message flood"))
+                    self._spawn(_close_soon(conn, CLOSE_FLOOD, "message flood"))
         except ConnectionClosed:
             pass
         finally:
@@ -946,6 +958,14 @@ class RoomServer:
         while True:
             await asyncio.sleep(self.sweep_interval)
             self.sweep()
+
+
+async def _close_soon(conn: ServerConnection, code: int, reason: str) -> None:
+    """Close with ``code``; a client that doesn't answer the close within a second is cut off."""
+    try:
+        await asyncio.wait_for(conn.close(code, reason), FLOOD_CLOSE_TIMEOUT_S)
+    except TimeoutError:
+        conn.transport.abort()
 
 
 def _ignore_result(future: asyncio.Future) -> None:

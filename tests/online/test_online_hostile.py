@@ -13,7 +13,6 @@ import sqlite3
 import stat
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -21,51 +20,11 @@ import pytest
 from online_support import ROOT, ServerProcess, Wire, drain, play, seat_two, state_with, write_lock
 from websockets.exceptions import ConnectionClosed
 
+from game.online.load import NeverReader
 from game.online.protocol import MAX_UNSENT_BYTES
 
 HANDSHAKE = (b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
              b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
-
-
-def ws_frame(text: str) -> bytes:
-    """One masked client text frame (mask 0: the payload goes as it is)."""
-    payload = text.encode()
-    assert len(payload) < 126
-    return bytes([0x81, 0x80 | len(payload)]) + b"\0\0\0\0" + payload
-
-
-class NeverReader:
-    """The attack of issue 22, defect 1: a WebSocket with a small receive buffer that sends pings as
-    fast as it can and never reads. ``dropped_after`` is set once the server has cut it off."""
-
-    def __init__(self, port: int, seconds: float):
-        self.sock = socket.socket()
-        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-        self.sock.connect(("127.0.0.1", port))
-        self.sock.sendall(HANDSHAKE)
-        self.sock.settimeout(1.0)
-        self.seconds = seconds
-        self.frames = 0
-        self.dropped_after: float | None = None
-        self.thread = threading.Thread(target=self._run, daemon=True)
-        self.thread.start()
-
-    def _run(self) -> None:
-        burst = ws_frame('{"type":"ping"}') * 64
-        t0 = time.monotonic()
-        while time.monotonic() - t0 < self.seconds:
-            try:
-                self.sock.sendall(burst)
-                self.frames += 64
-            except TimeoutError:
-                continue  # the server reads no more of it: not dropped yet
-            except OSError:
-                self.dropped_after = time.monotonic() - t0
-                return
-
-    def join(self) -> None:
-        self.thread.join(self.seconds + 5)
-        self.sock.close()
 
 
 # --- 1: memory, floods, keepalive -------------------------------------------------------------------------
@@ -86,11 +45,11 @@ def test_a_client_that_never_reads_is_dropped_and_the_servers_memory_stays_bound
             play(guest, host, b, 2 * moves + 2)
             moves += 1
             peak = max(peak, server.rss_mib())
-        while attacker.dropped_after is None and attacker.thread.is_alive():
+        while attacker.dropped_after is None and attacker.is_running:
             peak = max(peak, server.rss_mib())
             time.sleep(0.1)
-        attacker.join()
-        assert attacker.dropped_after is not None, f"not dropped; sent {attacker.frames} pings"
+        attacker.stop()
+        assert attacker.dropped_after is not None, f"not dropped; sent {attacker.pings} pings"
         line = server.wait_for_log("unsent")
         assert f"more than {MAX_UNSENT_BYTES // 1024} KiB unsent" in line
         assert peak - base < 40, f"the server grew from {base:.0f} to {peak:.0f} MiB"
