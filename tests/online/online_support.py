@@ -74,6 +74,14 @@ def seat_two(url: str, variant: str = "american") -> tuple[Wire, Wire, dict, dic
     return host, guest, hj, gj
 
 
+def resume(url: str, joined: dict) -> tuple[Wire, dict]:
+    """A new connection back on the seat of ``joined`` (a joined or paired message): (it, its state)."""
+    wire = Wire(url)
+    wire.send({"type": "resume", "room": joined["room"], "seat": joined["seat"]})
+    assert wire.until("joined")["seat"] == joined["seat"]
+    return wire, wire.until("state")
+
+
 def play(mover: Wire, other: Wire, move: str, ply: int, offer_draw: bool = False) -> dict:
     """Play a move (the game's ``ply``-th) and return the state both get (asserting they agree)."""
     mover.send({"type": "move", "move": move, "offer_draw": offer_draw})

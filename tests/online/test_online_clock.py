@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from online_support import ServerProcess, Wire, play
+from online_support import ServerProcess, Wire, play, resume
 
 from game.online.clock import ClockSettings
 
@@ -108,10 +108,8 @@ def test_the_clock_runs_while_a_player_is_away_and_they_lose_on_time_away(make_s
     assert not away["players"]["black"]["connected"] and away["clock"]["running"] == "black"
     lost = wait_outcome(guest, 5)
     assert lost["outcome"] == {"result": "white", "reason": "time"}
-    back = Wire(server.url)
-    back.send({"type": "resume", "room": hj["room"], "seat": hj["seat"]})
-    back.until("joined")
-    assert back.until("state")["outcome"] == lost["outcome"]
+    _, state = resume(server.url, hj)
+    assert state["outcome"] == lost["outcome"]
 
 
 def test_the_clock_comes_back_with_the_room_after_sigkill_and_keeps_running(tmp_path):
@@ -128,10 +126,7 @@ def test_the_clock_comes_back_with_the_room_after_sigkill_and_keeps_running(tmp_
         proc.kill()
         time.sleep(1.0)
         proc.start()
-        back = Wire(proc.url)
-        back.send({"type": "resume", "room": gj["room"], "seat": gj["seat"]})
-        back.until("joined")
-        state = back.until("state")
+        back, state = resume(proc.url, gj)
         elapsed = time.monotonic() - turn_began
         clock = state["clock"]
         assert clock["running"] == "white" and clock["black"] == black_left  # stored, as it was
@@ -141,10 +136,8 @@ def test_the_clock_comes_back_with_the_room_after_sigkill_and_keeps_running(tmp_
         assert lost["outcome"] == {"result": "black", "reason": "time"}
         proc.kill()  # and the loss is on disk
         proc.start()
-        host = Wire(proc.url)
-        host.send({"type": "resume", "room": hj["room"], "seat": hj["seat"]})
-        host.until("joined")
-        assert host.until("state")["outcome"] == {"result": "black", "reason": "time"}
+        _, state = resume(proc.url, hj)
+        assert state["outcome"] == {"result": "black", "reason": "time"}
     finally:
         proc.kill()
 
@@ -157,10 +150,7 @@ def test_a_flag_that_fell_while_the_server_was_down_falls_at_restart(tmp_path):
         proc.kill()
         time.sleep(2.5)
         proc.start()
-        back = Wire(proc.url)
-        back.send({"type": "resume", "room": hj["room"], "seat": hj["seat"]})
-        back.until("joined")
-        state = back.until("state")
+        back, state = resume(proc.url, hj)
         if state["outcome"] is None:
             state = wait_outcome(back, 2)
         assert state["outcome"] == {"result": "white", "reason": "time"}
