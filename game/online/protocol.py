@@ -18,7 +18,7 @@ import json
 import re
 import secrets
 import unicodedata
-from dataclasses import dataclass, fields, is_dataclass
+from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 from urllib.parse import urlsplit
 
@@ -271,12 +271,16 @@ def _plain(value: Any) -> Any:
         return {"main_s": settings.main_s, "periods": settings.periods, "period_s": settings.period_s,
                 "black": _plain(value.black), "white": _plain(value.white), "running": value.running,
                 "at": value.at}
-    if is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _plain(getattr(value, f.name)) for f in fields(value)}
+    if isinstance(value, SideTime):
+        return {"main_s": value.main_s, "periods": value.periods, "period_s": value.period_s}
+    if isinstance(value, Player):
+        return {"connected": value.connected, "seated": value.seated, "away_s": value.away_s, "name": value.name}
+    if isinstance(value, Result):
+        return {"result": value.result, "reason": value.reason}
     if isinstance(value, dict):
         return {k: _plain(v) for k, v in value.items()}
     if isinstance(value, tuple):
-        return [_plain(v) for v in value]
+        return [v if isinstance(v, (str, int)) else _plain(v) for v in value]
     return value
 
 

@@ -530,7 +530,7 @@ class RoomServer:
         self._add(room)
         async with room.lock:
             try:
-                await self._commit(room, room.to_record())
+                await self._commit(room, room.to_record)
             except Refusal:
                 self._drop(room)
                 raise
@@ -554,7 +554,7 @@ class RoomServer:
             host = room.seats[HOST]
             assert host is not None
             clock = room.fresh_clock(now) if room.clock is not None else None
-            await self._commit(room, room.changed(seats=(host.secret_hash, seat_hash(secret)), clock=clock))
+            await self._commit(room, lambda: room.changed(seats=(host.secret_hash, seat_hash(secret)), clock=clock))
             room.seats[GUEST] = Seat(seat_hash(secret), now)
             room.clock = clock
             self._stop_seeking(peer)
@@ -708,7 +708,7 @@ class RoomServer:
         self._add(room)
         async with room.lock:
             try:
-                await self._commit(room, room.to_record())
+                await self._commit(room, room.to_record)
             except Refusal as r:
                 self._drop(room)
                 for peer in (a, b):
@@ -772,11 +772,14 @@ class RoomServer:
             except IllegalMoveError as err:
                 raise Refusal("illegal_move", str(err)) from None
             text = game.position.move_text(move)
-            record = room.record()
             clock = room.clock.moved(now) if room.clock is not None else None
-            await self._commit(room, room.changed(
-                record={**record, "moves": [*record["moves"], text], "draw_offers": [*record["draw_offers"], m.offer_draw]},
-                clock=clock))
+
+            def after() -> RoomRecord:
+                record = room.record()
+                return room.changed(record={**record, "moves": [*record["moves"], text],
+                                            "draw_offers": [*record["draw_offers"], m.offer_draw]}, clock=clock)
+
+            await self._commit(room, after)
             room.play(text, m.offer_draw)
             room.clock = clock
             log.debug("room %s: %s %s%s", room.id, color.label, text, " (offers a draw)" if m.offer_draw else "")
@@ -790,7 +793,7 @@ class RoomServer:
             if room.game.pending_offer is not room.color_of(player).opponent:
                 raise Refusal("no_offer", "there is no draw offer from your opponent to accept")
             clock = room.clock.stopped(now) if room.clock is not None else None
-            await self._commit(room, room.changed(record={**room.record(), "draw_agreed": True}, clock=clock))
+            await self._commit(room, lambda: room.changed(record={**room.record(), "draw_agreed": True}, clock=clock))
             room.game.accept_draw()
             room.clock = clock
             self._changed(room, now)
@@ -802,7 +805,8 @@ class RoomServer:
             await self._check_not_over(room, now)
             color = room.color_of(player)
             clock = room.clock.stopped(now) if room.clock is not None else None
-            await self._commit(room, room.changed(record={**room.record(), "resigned": color.label}, clock=clock))
+            await self._commit(room, lambda: room.changed(record={**room.record(), "resigned": color.label},
+                                                          clock=clock))
             room.game.resign(color)
             room.clock = clock
             self._changed(room, now)
@@ -818,12 +822,12 @@ class RoomServer:
             asked = room.rematch | {player}
             if asked == {HOST, GUEST}:
                 clock = room.fresh_clock(now) if room.clock is not None else None
-                await self._commit(room, room.changed(
+                await self._commit(room, lambda: room.changed(
                     game_number=room.game_number + 1, record=Game(room.variant).to_dict(), rematch=(), clock=clock))
                 room.new_game(clock)
                 log.info("room %s: game %d starts, colours swapped", room.id, room.game_number)
             else:
-                await self._commit(room, room.changed(rematch=tuple(sorted(asked))))
+                await self._commit(room, lambda: room.changed(rematch=tuple(sorted(asked))))
                 room.rematch = asked
             self._changed(room, now)
 
@@ -846,10 +850,14 @@ class RoomServer:
             room.broadcast_due = True
             return
         room.broadcast_due = False
-        now = time.time()
-        for peer in room.peers():
-            if peer.player is not None:
-                self._send(peer, room.state_for(peer.player, now))
+        peers = [peer for peer in room.peers() if peer.player is not None]
+        if not peers:
+            return
+        state = room.state_for(HOST, time.time())  # the same for both but "you"
+        for peer in peers:
+            assert peer.player is not None
+            you = room.color_of(peer.player).label
+            self._send(peer, state if state.you == you else dataclasses.replace(state, you=you))
 
     # --- the clocks -------------------------------------------------------------------------------
 
@@ -893,19 +901,19 @@ class RoomServer:
         """The side to move is out of time: it loses (stored, then told). With the room's lock held."""
         assert room.clock is not None
         clock = room.clock.flag()
-        await self._commit(room, room.changed(clock=clock))
+        await self._commit(room, lambda: room.changed(clock=clock))
         room.clock = clock
         self._changed(room, now)
 
     # --- storage ----------------------------------------------------------------------------------
 
-    async def _commit(self, room: Room, candidate: RoomRecord) -> None:
-        """Put ``candidate`` (the room as it will be after a change) on disk before anything of the
-        change is made or sent; with the room's lock held. A failed commit is Refusal("server_error")
-        and the room stays as it was."""
+    async def _commit(self, room: Room, after: Callable[[], RoomRecord]) -> None:
+        """Put ``after()`` (the room as it will be after a change) on disk before anything of the change
+        is made or sent; with the room's lock held. A failed commit is Refusal("server_error") and the
+        room stays as it was. Without a store, nothing (``after`` isn't even called)."""
         if self.store is None:
             return
-        room.pending = candidate
+        room.pending = after()
         try:
             await self.store.save(room.id, room.to_record)
         except Exception:
