@@ -346,6 +346,9 @@ class RoomClient:
             self._hello_pending = False  # answered; the seek is sent again on a new connection until paired
         elif isinstance(message, State):
             self.color = message.you
+        elif isinstance(message, Error) and isinstance(self._hello, Seek) and message.code == "server_error":
+            self._hello_pending = False  # the pairing could not be stored: the seek is over
+            self._hello = self._held_seat()
         elif isinstance(message, Error) and self._hello_pending and message.code != "rate_limited":
             self._hello_pending = False
             if isinstance(self._hello, Resume):

@@ -702,7 +702,7 @@ class RoomServer:
         room = Room(new_room_id(), variant_named(seek_a.variant), now, seat_hash(secret_a),
                     first_seat=secrets.randbelow(2), clock=GameClock.new(self.clock), host_name=seek_a.nickname)
         room.seats[GUEST] = Seat(seat_hash(secret_b), now, seek_b.nickname)
-        room.clock = room.fresh_clock(now)
+        room.clock = room.fresh_clock(time.time())  # from now: making the game's first position may take a while
         pairing = Pairing((a, b))
         a.pairing = b.pairing = pairing
         self._add(room)
@@ -711,10 +711,10 @@ class RoomServer:
                 await self._commit(room, room.to_record)
             except Refusal as r:
                 self._drop(room)
-                for peer in (a, b):
+                for peer in (a, b):  # their seeks are gone: they may seek again
                     if peer.pairing is pairing:
                         peer.pairing = None
-                        self._send(peer, Error(r.code, f"no game could be made: {r.message}"))
+                        self._send(peer, Error(r.code, f"no game could be made, seek again: {r.message}"))
                 return
             for peer in (a, b):
                 if peer.pairing is pairing:
@@ -924,8 +924,9 @@ class RoomServer:
         room.pending = None
 
     def _save_later(self, room: Room) -> None:
-        """Store without waiting (who is connected, when last seen: nothing a player waits on)."""
-        if self.store is not None:
+        """Store without waiting (who is connected, when last seen: nothing a player waits on); never a
+        room deleted meanwhile (that would write it back)."""
+        if self.store is not None and room.id in self.rooms:
             self.store.save(room.id, room.to_record).add_done_callback(_ignore_result)
 
     def _add(self, room: Room) -> None:

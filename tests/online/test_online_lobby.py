@@ -83,6 +83,22 @@ def test_a_seek_cancelled_while_its_pairing_is_stored_is_not_paired(make_server,
     assert server.call(lambda: len(server.server.rooms)) == 1
 
 
+def test_a_pairing_that_cannot_be_stored_ends_both_seeks_and_leaves_no_room(make_server, tmp_path):
+    db = tmp_path / "rooms.db"
+    server = make_server(db=db, db_timeout=0.3)
+    with write_lock(db):
+        ann = seek(server.url, "american", "Ann")
+        bo = seek(server.url, "american", "Bo")
+        for wire in (ann, bo):
+            error = wire.until("error")
+            assert error["code"] == "server_error" and "seek again" in error["message"]
+    assert server.call(lambda: len(server.server.rooms)) == 0
+    assert ann.error({"type": "cancel_seek"})["code"] == "not_seeking"
+    cy = seek(server.url, "american", "Cy")
+    bo.send({"type": "seek", "variant": "american", "nickname": "Bo"})
+    assert bo.until("paired")["opponent"] == "Cy" and cy.until("paired")["opponent"] == "Bo"
+
+
 def test_seeking_leaves_a_seat_and_a_room_nobody_joined(server):
     host = Wire(server.url)
     host.send({"type": "create", "variant": "american"})
