@@ -96,7 +96,9 @@ class Review:
         p = self.c.base_phase
         notice = None
         if isinstance(p, Editing):
-            check = p.setup.check()
+            from game.settings import Notation
+
+            check = p.setup.check(numeric=self.c.settings.notation is Notation.NUMERIC)
             if not check.is_playable:
                 self.c.illegal("Can't play from here: " + "; ".join(check.problems))
                 return

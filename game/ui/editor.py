@@ -10,6 +10,7 @@ from engine import Color
 from game import intents as it
 from game.editor import Tool
 from game.phases import Editing, Level
+from game.settings import Notation
 
 from . import game_panel
 from . import theme as th
@@ -31,7 +32,7 @@ def sections(ui: Interface, c: Controller, editing: Editing) -> tuple[list[Secti
              Section("turn", partial(_turn, ui, editing)),
              Section("board", partial(_board, ui))]
     second = [Section("fen", partial(_fen, ui, editing)),
-              Section("check", partial(_check, ui, editing)),
+              Section("check", partial(_check, ui, c, editing)),
               Section("play", partial(_play, ui, c, editing)),
               Section("notes", partial(ui._notes, c)),
               Section("spacer", lambda x, y, w, h: h, fill=True),
@@ -89,8 +90,8 @@ def _fen(ui: Interface, editing: Editing, x, y, w) -> int:
     return y + ui._flow(x, y, w, items, h=30, f=th.small_font(), pad=10) - top
 
 
-def _check(ui: Interface, editing: Editing, x, y, w) -> int:
-    check = editing.setup.check()
+def _check(ui: Interface, c: Controller, editing: Editing, x, y, w) -> int:
+    check = editing.setup.check(numeric=c.settings.notation is Notation.NUMERIC)
     top = y
     small = th.small_font()
     for problem in check.problems:
