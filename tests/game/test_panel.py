@@ -227,6 +227,9 @@ def test_the_automatic_draw_line_shows_once_its_count_runs_and_says_move_or_move
     c = make(start=position("W", ["K46", "K47"], ["K5"], variant=INTERNATIONAL), variant=INTERNATIONAL)
     ui, _ = hits(c)
     assert "Automatic draw in 5 moves each" in all_text(ui), "the lone-king ending's count"
+    c = make(start=position("W", ["Kc1", "Ke1", "Kg1"], ["Kd8"]))  # kings only: every move counts from here
+    ui, _ = hits(c)
+    assert "Automatic draw in 40 moves each" in all_text(ui), "the 40-move count of a set-up king ending"
     c = make(start=position("B", ["Kh8", "Kb8"], ["Ka1", "Kg1"]))
     rng = random.Random(5)
     for _ in range(2 * 40 - 1):  # quiet king moves, never a position a third time
