@@ -361,3 +361,28 @@ def test_resuming_shows_the_game_screen_with_the_engines_progress(storage):
     assert "Preparing the rules engine…" in words and "Resuming your game…" in words
     assert not any(h.id.startswith(("level:", "rules:")) for h in ui.hits), "not the mode screen"
     assert {"view:angled", "view:top", "set:sound"} <= {h.id for h in ui.hits}
+
+
+@pytest.mark.parametrize("size", [(640, 480), (1024, 768), (1280, 800)])
+@pytest.mark.parametrize("white_score, words", [(24, "+0.24 White"), (-24, "+0.24 Black"), (0, "0.00 Even"),
+                                                (30000 - 9, "win 5 White")])
+def test_the_evaluation_bar_says_who_is_ahead_inside_its_strip(make, size, white_score, words):
+    from game.analysis import Line
+    from game.studies import Study
+
+    c = make()
+    c.analysis_on = True
+    shown = c.shown_position()
+    c.study = Study("analysis", ("game", 0), shown, line=Line(8, white_score if shown.turn is Color.WHITE else -white_score,
+                                                               (), None))
+    ui = Interface(size)
+    ui.render(c, 0.0)  # (the strip comes with this frame's layout: drawn from the next)
+    ui.render(c, 0.0)
+    strip = ui.layout.side_strip
+    bar = next(w.rect for w in ui.widgets if w.what == "evaluation bar")
+    label = next(w for w in ui.widgets if w.what == "evaluation")
+    assert label.label == words
+    assert strip.contains(label.rect) and not label.rect.colliderect(bar), "the words are whole, beside the bar"
+    near = c.near_color()
+    at_top = white_score != 0 and (white_score > 0) != (near is Color.WHITE)
+    assert (label.rect.bottom <= bar.top) == at_top, "at the end of the side ahead"
