@@ -23,13 +23,14 @@ and the PDN 2.0 draft for American checkers (M. Cash, nemesis.info/pdn2.txt):
 * UTF-8 with or without a BOM, UTF-16 with a BOM, else Windows-1252/Latin-1, line by line; CRLF or CR.
 
 What goes wrong is reported, never raised out of a game: a game keeps the moves before its first
-problem, and :attr:`PdnGame.error` names the game's index in its file, its line, the move number and
-the move text. The rest of the file is still read. Harmless oddities (a tag without a value, a stray
-``)``) land in :attr:`PdnGame.warnings`. A file that isn't text (binary data) is refused with
-:class:`PdnFileError`. Memory stays bounded on any input: files are read as a stream of lines of at
-most 1 MiB, a game's kept text and moves have limits (:data:`MAX_GAME_CHARS`, :data:`MAX_PLIES`), and
-games are yielded one at a time; the moves of a game are replayed only when first asked for, so
-listing the games of a large file (tags only) is fast.
+problem, and :attr:`PdnGame.error` names the game's index in its file, the line of the problem (a
+move's own line), the move number and the move text; the errors carry the place and the problem apart
+(``line``, ``problem``), for a message in other words. The rest of the file is still read. Harmless
+oddities (a tag without a value, a stray ``)``) land in :attr:`PdnGame.warnings`. A file that isn't
+text (binary data) is refused with :class:`PdnFileError`. Memory stays bounded on any input: files
+are read as a stream of lines of at most 1 MiB, a game's kept text and moves have limits
+(:data:`MAX_GAME_CHARS`, :data:`MAX_PLIES`), and games are yielded one at a time; the moves of a game
+are replayed only when first asked for, so listing the games of a large file (tags only) is fast.
 
 The result tag counts the *first player's* score first, as PDN 2.0 says for checkers ("1-0" Black won
 in American checkers, where Black moves first) and as PGN does for White in International draughts.
@@ -94,30 +95,44 @@ class PdnError(ValueError):
 
 
 class PdnFileError(PdnError):
-    """A whole file refused: it can't be opened or isn't text."""
+    """A whole file refused: it can't be opened or isn't text; ``problem`` says why, without the name."""
+
+    def __init__(self, message: str, problem: str = ""):
+        super().__init__(message)
+        self.problem = problem or message
 
 
 class PdnSyntaxError(PdnError):
-    """Text in a game that isn't PDN: an unclosed comment or variation, an unreadable word, a bad tag."""
+    """Text in a game that isn't PDN: an unclosed comment or variation, an unreadable word, a bad tag;
+    ``line`` is where (0: unknown) and ``problem`` what, without the place."""
+
+    def __init__(self, message: str, line: int = 0, problem: str = ""):
+        super().__init__(message)
+        self.line = line
+        self.problem = problem or message
 
 
 class PdnMoveError(PdnError):
     """An illegal or ambiguous move (or a start position that can't be read); ``number`` is the move
-    number as PDN writes it (``'23.'``, ``'23...'``) and ``text`` the move as written."""
+    number as PDN writes it (``'23.'``, ``'23...'``), ``text`` the move as written, ``line`` the line it
+    is on (0: unknown) and ``problem`` what is wrong, without the place."""
 
-    def __init__(self, message: str, number: str = "", text: str = ""):
+    def __init__(self, message: str, number: str = "", text: str = "", line: int = 0, problem: str = ""):
         super().__init__(message)
         self.number = number
         self.text = text
+        self.line = line
+        self.problem = problem or message
 
 
 class PdnVariantError(PdnError):
     """A game of another rule set (its GameType), which this program doesn't play; ``game_type`` is
     the tag's value."""
 
-    def __init__(self, message: str, game_type: str):
+    def __init__(self, message: str, game_type: str, problem: str = ""):
         super().__init__(message)
         self.game_type = game_type
+        self.problem = problem or message
 
 
 # --- moves and games ---------------------------------------------------------------------------------
@@ -160,6 +175,7 @@ class _RawGame:
     moves: list[_RawMove] = field(default_factory=list)
     terminator: str | None = None
     syntax_error: str | None = None  # the first problem that cut the movetext short
+    syntax_line: int = 0  # where it is
     warnings: list[str] = field(default_factory=list)
     max_square: int = 0  # the highest square its FEN and moves name (for the variant)
     chars: int = 0
@@ -336,7 +352,6 @@ class PdnGame:
         if self.start is None:  # another rule set, or a start position that can't be read
             return (), None, self._start_error
         assert self.variant is not None
-        where = f"game {self.index} (line {raw.line})" if raw.line else f"game {self.index}"
         pos, moves = self.start, list[PdnMove]()
         number, second = 1, self.start.turn is not self.variant.first_player
         for rm in raw.moves:
@@ -345,12 +360,16 @@ class PdnGame:
             label = f"{number}{'...' if second else '.'}"
             try:
                 move = pos.parse_move(rm.text)
-            except IllegalMoveError as err:
-                return tuple(moves), pos, PdnMoveError(f"{where}, move {label} {rm.text!r}: {err}", label, rm.text)
+            except IllegalMoveError as err:  # placed by the move's own line
+                return tuple(moves), pos, PdnMoveError(f"game {self.index}, line {rm.line}, move {label} {rm.text!r}: {err}",
+                                                       label, rm.text, rm.line, str(err))
             moves.append(PdnMove(move, rm.text, rm.mark, tuple(rm.nags), tuple(rm.comments), rm.draw_offer))
             pos = pos.play(move)
             number, second = (number + 1, False) if second else (number, True)
-        error = PdnSyntaxError(f"{where}: {raw.syntax_error}") if raw.syntax_error else None
+        error = None
+        if raw.syntax_error:
+            error = PdnSyntaxError(f"game {self.index}, line {raw.syntax_line}: {raw.syntax_error}", raw.syntax_line,
+                                   raw.syntax_error)
         return tuple(moves), pos, error
 
     @classmethod
@@ -366,7 +385,7 @@ class PdnGame:
         try:
             game.variant = variant = _variant_of(raw, file_has_big_squares)
         except PdnVariantError as err:
-            game._start_error = PdnVariantError(f"{where}: {err}", err.game_type)
+            game._start_error = PdnVariantError(f"{where}: {err}", err.game_type, str(err))
             return game
         fen = _tag(raw.tags, "FEN")
         try:
@@ -374,7 +393,8 @@ class PdnGame:
                 raise InvalidFenError(raw.tag_errors["FEN"])
             game.start = Position.from_fen(variant, _fen_core(fen)) if fen else Position.initial(variant)
         except InvalidFenError as err:
-            game._start_error = PdnMoveError(f"{where}: the start position can't be read: {err}")
+            game._start_error = PdnMoveError(f"{where}: the start position can't be read: {err}", line=raw.line,
+                                             problem=f"the start position can't be read: {err.problem}")
         return game
 
     def __repr__(self) -> str:
@@ -528,7 +548,7 @@ def _file_lines(path: str | os.PathLike[str]) -> Iterator[tuple[int, str]]:
     try:
         f = open(name, "rb")
     except OSError as err:
-        raise PdnFileError(f"can't open {name!r}: {err.strerror or err}") from None
+        raise PdnFileError(f"can't open {name!r}: {err.strerror or err}", str(err.strerror or err)) from None
     with f:
         head = f.read(65536)
         if head.startswith((b"\xff\xfe", b"\xfe\xff")):  # UTF-16 with a byte-order mark
@@ -541,7 +561,8 @@ def _file_lines(path: str | os.PathLike[str]) -> Iterator[tuple[int, str]]:
                     yield number, line
             return
         if _is_binary(head):
-            raise PdnFileError(f"{name!r} is not a PDN text file (binary data near the start)")
+            raise PdnFileError(f"{name!r} is not a PDN text file (binary data near the start)",
+                               "it is not a PDN text file (binary data near the start)")
         f.seek(3 if head.startswith(b"\xef\xbb\xbf") else 0)
         number, offset, carry = 0, 0, b""
         while True:
@@ -554,7 +575,8 @@ def _file_lines(path: str | os.PathLike[str]) -> Iterator[tuple[int, str]]:
                 if cut > 0:  # a very long line: read on from its last space
                     chunk, carry = chunk[:cut + 1], chunk[cut + 1:]
             if b"\x00" in chunk:
-                raise PdnFileError(f"{name!r} is not a PDN text file (binary data at byte {offset + chunk.index(0)})")
+                where = f"binary data at byte {offset + chunk.index(0)}"
+                raise PdnFileError(f"{name!r} is not a PDN text file ({where})", f"it is not a PDN text file ({where})")
             offset += len(chunk)
             for line in _decode(chunk).splitlines() or [""]:
                 number += 1
@@ -689,17 +711,17 @@ def _raw_games(tokens: Iterable[_Token]) -> Iterator[_RawGame]:
     number: int | None = None
     second: bool | None = None
 
-    def fail(message: str) -> None:
+    def fail(message: str, line: int) -> None:
         nonlocal failed
         if not failed:
-            game.syntax_error = message
+            game.syntax_error, game.syntax_line = message, line
         failed = True
 
     def finish() -> _RawGame:
         nonlocal game, depth, in_movetext, failed, number, second
         done = game
         if depth > 0 and not failed:
-            fail(f"the variation opened at line {variation_line} is not closed")
+            fail("a variation opened here with '(' is not closed", variation_line)
         # Some files end a game with its Result tag's value in a format of their own ("4-6"): that text
         # at the very end is the game's end, not a move.
         result = _tag(done.tags, "Result")
@@ -713,7 +735,7 @@ def _raw_games(tokens: Iterable[_Token]) -> Iterator[_RawGame]:
         if not game.line:
             game.line = line
         if game.chars > MAX_GAME_CHARS and not failed:
-            fail(f"the game is longer than {MAX_GAME_CHARS:,} characters; the rest of it was skipped")
+            fail(f"the game is longer than {MAX_GAME_CHARS:,} characters; the rest of it was skipped", line)
             in_movetext = True  # the next tag starts a new game
         if kind == TAG or kind == TAG_ERROR:
             name = text if kind == TAG else extra
@@ -735,7 +757,7 @@ def _raw_games(tokens: Iterable[_Token]) -> Iterator[_RawGame]:
                 _warn(game, f"line {line}: {text}")
             continue
         if kind == UNCLOSED:
-            fail(f"the comment opened at line {line} is not closed")
+            fail("a comment opened here with '{' is not closed", line)
             in_movetext = True  # the next tag starts a new game
             continue
         if kind == COMMENT:
@@ -767,7 +789,7 @@ def _raw_games(tokens: Iterable[_Token]) -> Iterator[_RawGame]:
         last = game.moves[-1] if game.moves else None
         if kind == MOVE:
             if len(game.moves) >= MAX_PLIES:
-                fail(f"the game has more than {MAX_PLIES} moves; the rest of it was skipped")
+                fail(f"the game has more than {MAX_PLIES} moves; the rest of it was skipped", line)
                 continue
             body, suffix = _MOVE_MARK.fullmatch(text).groups()  # type: ignore[union-attr]
             pair = _ALGEBRAIC_PAIR.fullmatch(body)
@@ -795,13 +817,13 @@ def _raw_games(tokens: Iterable[_Token]) -> Iterator[_RawGame]:
             else:
                 _warn(game, f"line {line}: the annotation {text!r} before the first move was ignored")
         elif kind == SETUP:
-            fail(f"line {line}: a position set up inside the moves ({text[:60]!r}) is not supported")
+            fail(f"a position set up inside the moves ({text[:60]!r}) is not supported", line)
         elif text in ("}", "]"):
             _warn(game, f"line {line}: a {text!r} without its opening bracket was ignored")
         else:
             after = f" after {last.text!r}" if last is not None else ""
-            fail(f"line {line}: can't read {text[:60]!r}{after} (expected a move such as 32-28 or 22x15, a move "
-                 "number, a comment or a result)")
+            fail(f"can't read {text[:60]!r}{after} (expected a move such as 32-28 or 22x15, a move number, a "
+                 "comment or a result)", line)
     done = finish()
     if not done.is_empty():
         yield done

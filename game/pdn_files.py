@@ -142,14 +142,15 @@ class PdnFiles:
         """Show a game read from PDN in a review from its start; what couldn't be read is said (the
         moves before it are kept)."""
         from engine.pdn import PdnError
+        from game.reading import problem_words
 
         if pdn.variant is None or (pdn.error is not None and not pdn.moves):
-            self.c.illegal(f"Can't open it: {pdn.error}")
+            self.c.illegal(f"Can't open this game. {problem_words(pdn.error) if pdn.error else ''}".strip())
             return
         try:
             game = pdn.to_game()
         except PdnError as err:
-            self.c.illegal(f"Can't open it: {err}")
+            self.c.illegal(f"Can't open this game. {problem_words(err)}")
             return
         left = self.c.results.leave_game()
         self.close_listing()
@@ -162,7 +163,7 @@ class PdnFiles:
         self.c.source = pdn
         white, black = pdn.players
         if pdn.error is not None:
-            self.c.notice = f"Read {game.ply} moves; then: {pdn.error}"
+            self.c.notice = f"Read {game.ply} moves; the rest can't be read. {problem_words(pdn.error)}"
         elif game.ply < pdn.plies:
             self.c.notice = f"The rules end this game after {game.ply} of its {pdn.plies} moves"
         else:
@@ -176,6 +177,7 @@ class PdnFiles:
         from engine import InvalidFenError
         from engine.pdn import PdnError, position_from_fen, read_text
         from game.files import MAX_PASTE_CHARS, Listing
+        from game.reading import problem_words
 
         if self.c.friend_play.refused_in_friend_game():
             return
@@ -191,7 +193,7 @@ class PdnFiles:
             try:
                 position = position_from_fen(text, editing.setup.variant if editing is not None else None)
             except InvalidFenError as err:
-                self.c.illegal(str(err))
+                self.c.illegal(problem_words(err))
                 return
             if editing is not None:
                 from game.editor import Setup
@@ -208,7 +210,7 @@ class PdnFiles:
         try:
             games = read_text(text)
         except PdnError as err:
-            self.c.illegal(str(err))
+            self.c.illegal(problem_words(err))
             return
         if not games:
             self.c.illegal("The pasted text holds no PDN game and no FEN")
