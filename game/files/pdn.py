@@ -169,7 +169,9 @@ class Listing(threading.Thread):
         except OSError as err:
             self.error = f"Can't open {self.path.name}: {err.strerror or err}"
         except PdnError as err:
-            self.error = f"Can't open {self.path.name}: {err}"
+            from game.reading import problem_words
+
+            self.error = f"Can't open {self.path.name}: {problem_words(err)}"
         except Exception as err:  # a reader bug must not take the window down: say it, keep playing
             self.error = f"Can't read {self.path.name}: {type(err).__name__}: {err}"
         finally:

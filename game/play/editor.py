@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from engine import Color, Variant, square_coords
+from engine import Color, Variant, square_coords, square_name
 
 if TYPE_CHECKING:
     from engine import Piece, Position
@@ -116,19 +116,24 @@ class Setup:
         rank = square_coords(v, 1 if color is Color.WHITE else v.squares)[1]
         return frozenset(sq for sq in range(1, v.squares + 1) if square_coords(v, sq)[1] == rank)
 
-    def check(self) -> Check:
+    def check(self, numeric: bool = False) -> Check:
         """Whether a game can be played from this board, and why not: no man may stand on its own
         crowning row (it would have been crowned), and no side may have more pieces than it starts
-        with. A side to move without a move is allowed (the game is over at once), and said."""
+        with. A side to move without a move is allowed (the game is over at once), and said. Squares
+        are named as the player's notation names them: c3 (algebraic), or with ``numeric`` by
+        their numbers ("square 32")."""
         v = self.variant
         problems: list[str] = []
         for color in (v.first_player, v.first_player.opponent):
             crowned = sorted(sq for sq, p in self.pieces.items()
                              if p.color is color and not p.king and sq in self.crowning_squares(color))
             if crowned:
-                where = ", ".join(map(str, crowned))
-                problems.append(f"A {color.label} man on {'square' if len(crowned) == 1 else 'squares'} {where}, "
-                                f"{color.label.capitalize()}'s crowning row: it would be a king")
+                if numeric:
+                    where = f"{'square' if len(crowned) == 1 else 'squares'} {_listed(map(str, crowned))}"
+                else:
+                    where = _listed(sorted(square_name(v, sq) for sq in crowned))
+                problems.append(f"A {color.label} man on {where}, {color.label.capitalize()}'s crowning row: "
+                                "it would be a king")
             most = v.rows_of_men * v.row_width
             if self.count(color) > most:
                 problems.append(f"{color.label.capitalize()} has {self.count(color)} pieces: at most {most}, "
@@ -141,3 +146,9 @@ class Setup:
             notes.append(f"{self.turn.label.capitalize()}, to move, has no move: the game is over at once "
                          f"({winner} wins)")
         return Check((), tuple(notes))
+
+
+def _listed(names) -> str:
+    """'a', 'a and b', 'a, b and c'."""
+    names = list(names)
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]

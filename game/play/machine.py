@@ -444,10 +444,15 @@ class Controller:
 
     def moves_until_draw(self) -> int | None:
         """Moves each left before an automatic draw, once a count toward one runs (a move with no man
-        moved and no capture, or an endgame count); None before that and once the game is over. At
-        the start of a game no count runs: every move moves a man."""
+        moved and no capture, an endgame count, or a board of kings only, where every move but a
+        capture counts from the start); None before that and once the game is over. At the start of a
+        game no count runs: every move moves a man."""
         game = self.game
-        if game is None or (plies := game.plies_until_draw) is None or plies >= 2 * game.variant.quiet_limit_moves:
+        if game is None or (plies := game.plies_until_draw) is None:
+            return None
+        position = game.position
+        only_kings = position.kings == position.white | position.black
+        if plies >= 2 * game.variant.quiet_limit_moves and not only_kings:
             return None
         return game.moves_until_draw
 
@@ -970,7 +975,7 @@ class Controller:
         p = self.base_phase
         if not isinstance(p, (Editing, InGame)):
             return Refused("No position to play on from here")
-        made = game_from_here(p, self.shown_ply())
+        made = game_from_here(p, self.shown_ply(), numeric=self.settings.notation is Notation.NUMERIC)
         if isinstance(made, Refused):
             return made
         game, notice = made

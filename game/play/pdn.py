@@ -125,21 +125,24 @@ class PdnFiles:
     def game_of(pdn: PdnGame) -> Game | Refused:
         """The game a PDN game holds (the moves before what couldn't be read), or why none can be opened."""
         from engine.pdn import PdnError
+        from game.reading import problem_words
 
         if pdn.variant is None or (pdn.error is not None and not pdn.moves):
-            return Refused(f"Can't open it: {pdn.error}", said=True)
+            return Refused(f"Can't open this game. {problem_words(pdn.error) if pdn.error else ''}".strip(), said=True)
         try:
             return pdn.to_game()
         except PdnError as err:
-            return Refused(f"Can't open it: {err}", said=True)
+            return Refused(f"Can't open this game. {problem_words(err)}", said=True)
 
     @staticmethod
     def opened_notice(pdn: PdnGame, game: Game) -> str:
         """What the player is told of a game just opened: its players, moves and result, or what
         couldn't be read."""
+        from game.reading import problem_words
+
         white, black = pdn.players
         if pdn.error is not None:
-            return f"Read {game.ply} moves; then: {pdn.error}"
+            return f"Read {game.ply} moves; the rest can't be read. {problem_words(pdn.error)}"
         if game.ply < pdn.plies:
             return f"The rules end this game after {game.ply} of its {pdn.plies} moves"
         return f"{white} – {black}: {len(game.moves)} moves, {pdn.result}. Step through with ◀ ▶"
@@ -151,6 +154,7 @@ class PdnFiles:
         from engine import InvalidFenError
         from engine.pdn import PdnError, position_from_fen, read_text
         from game.files.pdn import MAX_PASTE_CHARS
+        from game.reading import problem_words
 
         text = text.strip()
         if not text:
@@ -161,11 +165,11 @@ class PdnFiles:
             try:
                 return position_from_fen(text, variant)
             except InvalidFenError as err:
-                return Refused(str(err), said=True)
+                return Refused(problem_words(err), said=True)
         try:
             games = read_text(text)
         except PdnError as err:
-            return Refused(str(err), said=True)
+            return Refused(problem_words(err), said=True)
         if not games:
             return Refused("The pasted text holds no PDN game and no FEN", said=True)
         return games

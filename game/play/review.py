@@ -34,15 +34,15 @@ def game_at(game: Game, ply: int) -> Game:
     return Game.from_dict(data)
 
 
-def game_from_here(p: InGame | Editing, ply: int) -> tuple[Game, str | None] | Refused:
+def game_from_here(p: InGame | Editing, ply: int, numeric: bool = False) -> tuple[Game, str | None] | Refused:
     """The record a game played on from the position shown starts with (the review's after ``ply``
     moves, the editor's, the game's as it stands), and what to say of it; or why none can start
-    there. A review keeps the moves up to there (a set-up position has none), so the draw rules
-    count on as they should."""
+    there (squares named by their numbers with ``numeric``, the player's notation). A review keeps
+    the moves up to there (a set-up position has none), so the draw rules count on as they should."""
     from engine.game import Game
 
     if isinstance(p, Editing):
-        check = p.setup.check()
+        check = p.setup.check(numeric=numeric)
         if not check.is_playable:
             return Refused("Can't play from here: " + "; ".join(check.problems), said=True)
         from engine import Position

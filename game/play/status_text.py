@@ -112,7 +112,8 @@ def result_text(game: Game, outcome: Outcome, mode: Mode) -> str:
     loser = winner.opponent.label.capitalize() if winner is not None else ""
     match outcome.reason:
         case Reason.NO_MOVES:
-            reason = f"{loser} has no move left"
+            assert winner is not None
+            reason = f"{loser} has no {'pieces' if not sum(game.position.count(winner.opponent)) else 'move'} left"
         case Reason.RESIGNATION if mode.human is not None:
             opponent = "your friend" if mode.vs_friend else "the computer"
             reason = "you resigned" if winner is mode.computer else f"{opponent} resigned"

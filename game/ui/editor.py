@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine import Color
+from game.files.settings import Notation
 from game.modes import Level
 from game.play import intents as it
 from game.play.editor import Tool
@@ -26,7 +27,7 @@ def editor_screen(paint: Painter, c: Controller, editing: Editing, loading: str 
     head = [part("editor-title", paint, editing), part("leave?", paint, c, "Keep that game")]
     first = [part("table", paint, c, None, _table_w(paint, c)), part("tools", paint, editing),
              part("turn", paint, editing), part("board", paint)]
-    second = [part("fen", paint, editing), part("check", paint, editing), part("play", paint, c, editing),
+    second = [part("fen", paint, editing), part("check", paint, c, editing), part("play", paint, c, editing),
               part("notes", paint, c), part("spacer", paint, fill=True), part("settings", paint, c, False)]
     return head, ([first, second] if paint.columns()[0] == 2 else [first + second])
 
@@ -87,8 +88,8 @@ def _fen(paint: Painter, editing: Editing, x, y, w) -> int:
 
 
 @section("check")
-def _check(paint: Painter, editing: Editing, x, y, w) -> int:
-    check = editing.setup.check()
+def _check(paint: Painter, c: Controller, editing: Editing, x, y, w) -> int:
+    check = editing.setup.check(numeric=c.settings.notation is Notation.NUMERIC)
     top = y
     small = th.small_font()
     for problem in check.problems:

@@ -75,7 +75,7 @@ class Interface(Painter):
 
     def _follow_evaluation(self, c: Controller) -> None:
         """The strip for the evaluation bar beside the board, while it is shown."""
-        side = study.EVAL_BAR_W + 2 * 10 if study.shows_evaluation(c) else 0
+        side = study.EVAL_STRIP_W if study.shows_evaluation(c) else 0
         if side != self.layout.side:
             self.layout = compute_layout(self.layout.width, self.layout.height, side=side)
             self._panel_key = self._bars_key = None
@@ -267,8 +267,6 @@ class Interface(Painter):
         self.countdown = None
         self.over_view = False
         self.editing = False
-        if self.layout.side:
-            study.evaluation_bar(self, c, self.layout.side_strip)
         if c.in_game is not None or isinstance(c.phase, Resuming):
             overlays.board_overlays(self, c, c.in_game)
         elif isinstance(c.phase, RoomPhase):
@@ -276,6 +274,16 @@ class Interface(Painter):
         elif c.editing is not None:
             overlays.view_buttons(self, c)
             overlays.status(self, c, overlays.status_area(self))
+        if self.layout.side:  # below a status that reaches over the strip (a narrow window), above the buttons
+            strip = self.layout.side_strip
+            top, bottom = strip.top, strip.bottom
+            for w in self.widgets:
+                if w.rect.colliderect(strip):
+                    if w.rect.centery < strip.centery:
+                        top = max(top, w.rect.bottom + 8)
+                    else:
+                        bottom = min(bottom, w.rect.top - 8)
+            study.evaluation_bar(self, c, pygame.Rect(strip.x, top, strip.width, max(0, bottom - top)))
 
     # --- layout ---------------------------------------------------------------------------------
 

@@ -23,7 +23,9 @@ if TYPE_CHECKING:
     from engine import Position
     from game.play.machine import Controller
 
-EVAL_BAR_W = 14  # the evaluation bar beside the board (its strip is a little wider)
+EVAL_BAR_W = 14  # the evaluation bar beside the board
+EVAL_STRIP_W = 40  # its strip: room for the score and the side ahead at the bar's ends ("+12.50", "White")
+EVAL_LABEL_PX = 9
 GRAPH_H = 76
 GRAPH_WHITE, GRAPH_BLACK = (240, 226, 192, 110), (170, 84, 60, 150)  # the graph's areas: White's lead, Black's
 PV_MOVES = 10  # moves of the principal variation shown
@@ -245,8 +247,11 @@ def shows_evaluation(c: Controller) -> bool:
 
 def evaluation_bar(paint: Painter, c: Controller, strip: pygame.Rect) -> None:
     """The evaluation bar in ``strip`` (beside the 3D view): the near side's colour from the bottom as
-    far as its winning chance, the far side's above; the score in men at the winning side's end."""
-    bar = pygame.Rect(0, 0, EVAL_BAR_W, max(40, strip.height - 24))
+    far as its winning chance, the far side's above; at the end of the side ahead, the score in men
+    and who it favours ("+0.24" over "Black"), inside the strip (room for both lines is kept)."""
+    f = th.font(EVAL_LABEL_PX, bold=True)
+    label_h = 2 * f.get_linesize() + 2
+    bar = pygame.Rect(0, 0, EVAL_BAR_W, max(40, strip.height - 2 * (label_h + 4)))
     bar.center = strip.center
     score = evaluation(c)
     near = c.hand.near_color(c.variant, c.mode)
@@ -260,9 +265,18 @@ def evaluation_bar(paint: Painter, c: Controller, strip: pygame.Rect) -> None:
     pygame.draw.line(paint.surface, th.ACCENT, (bar.x - 2, bar.centery), (bar.right + 1, bar.centery))
     pygame.draw.rect(paint.surface, th.CARD_EDGE, bar, width=1, border_radius=3)
     paint.note(bar, "evaluation bar")
-    if score is not None:
-        text = men_ahead(abs(score)).lstrip("+").replace("win in ", "W")
-        img = th.text(th.font(10, bold=True), text, th.TEXT)
-        ahead_near = (score >= 0) == (near is Color.WHITE)
-        ty = strip.bottom - img.get_height() - 1 if ahead_near else strip.y + 1
-        paint.surface.blit(img, img.get_rect(midtop=(strip.centerx, ty)))
+    if score is None:
+        return
+    ahead = Color.WHITE if score > 0 else Color.BLACK if score < 0 else None
+    number = men_ahead(abs(score)).replace(" in ", " ") if ahead is not None else "0.00"
+    side = ahead.label.capitalize() if ahead is not None else "Even"
+    at_bottom = ahead is None or ahead is near
+    # the side's name at the strip's end, the number next to the bar
+    images = [th.text(f, line, th.TEXT) for line in ((number, side) if at_bottom else (side, number))]
+    y = bar.bottom + 3 if at_bottom else bar.y - 3 - sum(img.get_height() for img in images)
+    top = y
+    for img in images:
+        paint.surface.blit(img, img.get_rect(midtop=(strip.centerx, y)))
+        y += img.get_height()
+    width = max(img.get_width() for img in images)
+    paint.note((strip.centerx - width // 2, top, width, y - top), "evaluation", f"{number} {side}")

@@ -44,6 +44,10 @@ if TYPE_CHECKING:
 ANIMATION_SPEED = {AnimationSpeed.SLOW: 0.6, AnimationSpeed.NORMAL: 1.0, AnimationSpeed.FAST: 1.8}
 
 
+class WindowClosed(Exception):
+    """The window was closed while :class:`App`'s constructor was still loading: nothing is left to close."""
+
+
 class App:
     """The window, its OpenGL context, the renderer, the interface and the controller."""
 
@@ -71,13 +75,19 @@ class App:
         # interpreter lock, and the mode screen comes first
         self.loader = Loader()
 
+        from game.window.input import Input  # first: a close asked for meanwhile is seen from here on
+
         # none of these imports numba: the loader thread does, meanwhile
-        from game.files.storage import Storage
+        self._stop_if_closed()
         from game.play.machine import Controller
+
+        self._stop_if_closed()
+        from game.files.storage import Storage
         from game.render import Camera
         from game.ui import Interface
-        from game.window.input import Input
         from game.window.sound import Sounds
+
+        self._stop_if_closed()
 
         self.size = pygame.display.get_window_size()
         self.ui = Interface(self.size)
@@ -106,9 +116,22 @@ class App:
             from game.play.intents import JoinRoom
 
             self._waiting_start = self._launch_link = JoinRoom(link)
+        self._stop_if_closed()
         self.running = True
         self.frames = 0  # frames drawn and shown (a frame where nothing changed is neither)
         self.ui.render(self.controller, self._now, self._loading_text())  # presses before the first frame count
+
+    @staticmethod
+    def _stop_if_closed() -> None:
+        """While the constructor loads the interface (seconds on a busy computer): a close asked for
+        takes the window down now and ends the constructor (WindowClosed); nothing has started yet."""
+        import pygame
+
+        from game.window.input import Input
+
+        if Input.close_requested():
+            pygame.quit()
+            raise WindowClosed
 
     @property
     def is_ready(self) -> bool:
@@ -138,6 +161,8 @@ class App:
         self._check_ready()
         for intent in self.input.poll():
             self.dispatch(intent)
+        if not self.running:  # closed: the rest of the frame would be work nobody sees
+            return False
         self._start_waiting_game()
         c = self.controller
         if self._ready and (self.animation is None or self.animation.is_done(now)):
@@ -148,12 +173,16 @@ class App:
             # after the first frame (the window shows the mode screen meanwhile) and once the move
             # generator is loaded: the renderer's first frame rehearses a move, which would compile
             # the kernels here, freezing the window, on a cold cache
+            if self._closing():
+                return False
             self._start_renderer()
         state = self._state = self._render_state(now)
         changed = self.ui.render(c, now, self._loading_text())
         if self.ui.layout is not self._layout:  # the evaluation bar's strip came or went
             self._layout = self.ui.layout
             self.compositor.invalidate()
+        if self._closing():
+            return False
         if not self.compositor.draw(self.ui, self.renderer, state, self._viewport(), now, changed):
             return False
         pygame.display.flip()
@@ -162,6 +191,14 @@ class App:
             self.loader.start()
             self._prepare_boards()
         return True
+
+    def _closing(self) -> bool:
+        """Whether the window is to close (asked since this frame's input was read, or before): the
+        start-up's frames hold long steps (the renderer's shaders, its warm-up, the board's textures),
+        and a close must not wait for the next of them."""
+        if self.running and self.input.close_requested():
+            self.running = False
+        return not self.running
 
     def _prepare_boards(self) -> None:
         """Start making the board images (a second of numpy each, on a background thread) while the
@@ -416,13 +453,7 @@ class App:
 
         pygame.display.quit()  # the window goes now; nothing draws after this
         self.controller.close()
-        # the worker process starts within moments of launch; wait for it so that it can be ended too
-        if self.loader.ident is not None:  # started
-            self.loader.client_started.wait(timeout=30)
-        if self.loader.client is not None:
-            # a worker busy compiling reads no Quit: don't wait long before ending it, so that a
-            # session or tool that kills the game shortly after asking it to close finds it gone
-            self.loader.client.close(timeout=0.3)
+        self.loader.close()  # the computer's process (the board images' thread is not waited for)
         from game.ui import theme
 
         theme.forget_fonts()

@@ -116,7 +116,10 @@ class Compositor:
                 ctx.clear(*BACKGROUND)
                 ctx.scissor = None
             else:
-                renderer.draw(state, now, view)
+                # the back buffer holds the board as the renderer left it unless everything is drawn
+                # anew or something was blended over the board (then, or now)
+                kept = not full and not over_view and not self._over_view
+                renderer.draw(state, now, view, kept=kept)
             if over_view:
                 rect = ui.layout.view
                 self.view_overlay.draw(ui.surface.subsurface(rect), tuple(rect), self.size)

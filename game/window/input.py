@@ -111,6 +111,13 @@ class Input:
             self._event(event, out)
         return out
 
+    @staticmethod
+    def close_requested() -> bool:
+        """Whether the window has been asked to close since the last :meth:`poll` (its close button,
+        the window manager's WM_DELETE_WINDOW): a look at the queue, which leaves the event there for
+        the next poll. For a frame that has long work ahead (a start-up frame) to stop before it."""
+        return pygame.event.peek(pygame.QUIT)
+
     def _event(self, e, out: list) -> None:
         t = e.type
         if t == pygame.QUIT:

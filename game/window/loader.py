@@ -37,6 +37,8 @@ class Loader(threading.Thread):
         self.client_started = threading.Event()  # the worker process exists (or failed to start)
         self.client = None
         self.error: str | None = None
+        self._closed = False  # the window has closed: no computer's process from then on
+        self._client_lock = threading.Lock()
 
     def run(self) -> None:
         try:
@@ -60,7 +62,10 @@ class Loader(threading.Thread):
             from engine.worker import EngineClient
 
             try:
-                self.client = EngineClient.start()
+                with self._client_lock:
+                    if self._closed:
+                        return
+                    self.client = EngineClient.start()
             finally:
                 self.client_started.set()
             if compiler is not None:
@@ -71,6 +76,16 @@ class Loader(threading.Thread):
             self.error = f"{type(exc).__name__}: {exc}"
         self.client_started.set()
         self.ready.set()
+
+    def close(self) -> None:
+        """The window has closed: start no computer's process from now on, and end the one started,
+        at once (it keeps nothing worth the wait; compiling or loading its kernels it would read no
+        Quit, and a session or tool that kills the game shortly after closing it finds it gone)."""
+        with self._client_lock:
+            self._closed = True
+            client = self.client
+        if client is not None:
+            client.close(timeout=0.0)
 
     def progress(self) -> str | None:
         """A line for the mode screen while loading, None once ready."""

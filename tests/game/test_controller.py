@@ -508,7 +508,7 @@ def test_a_win_is_recorded_and_undoing_it_takes_it_back(opponent, storage):
     c = Controller(opponent=opponent, storage=storage)
     c.open_game(game, Mode(Level.MEDIUM, Color.BLACK))
     c.handle(PlayMoveFromList(game.position.parse_move("19x28")))
-    assert c.status() == "You win: White has no move left"
+    assert c.status() == "You win: White has no pieces left"  # the capture took the last one
     assert storage.results()["american"]["medium"]["win"] == 1
     c.handle(Undo())
     assert c.game.outcome is None and storage.results()["american"]["medium"]["win"] == 0
@@ -517,7 +517,7 @@ def test_a_win_is_recorded_and_undoing_it_takes_it_back(opponent, storage):
 def test_a_game_from_a_set_up_position_is_not_counted(make, storage):
     c = make(level="medium", start=position("B", ["d4"], ["c3"]))
     press(c, "c3", "e5")
-    assert c.status() == "You win: White has no move left"
+    assert c.status() == "You win: White has no pieces left"
     assert storage.results().get("american", {}).get("medium", {}).get("win", 0) == 0
 
 
@@ -814,3 +814,13 @@ def test_a_game_restored_before_the_computer_is_ready_asks_it_once_it_is(make, s
     launch.handle(Resign())  # a question meanwhile stays
     launch.attach_opponent(opponent)
     assert len(opponent.requests) == 1 and isinstance(launch.phase, ConfirmingResign)
+
+
+def test_the_result_says_no_pieces_left_or_no_move_left_as_it_happened(make):
+    c = make(start=position("B", ["d4"], ["c3"]))
+    press(c, "c3", "e5")  # the last white piece captured
+    assert c.status() == "Black wins: White has no pieces left"
+    c = make(start=position("B", ["h2"], ["g1", "e1"]))
+    press(c, "e1", "d2")  # White's man on h2 can't move: g1 is taken, and there is no square behind it
+    assert sum(c.game.position.count(Color.WHITE)) == 1
+    assert c.status() == "Black wins: White has no move left"

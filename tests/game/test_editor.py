@@ -7,6 +7,7 @@ from __future__ import annotations
 from support import sq
 
 from engine import AMERICAN, INTERNATIONAL, Color, Piece, Position
+from game.files.settings import Notation
 from game.modes import Level, Mode
 from game.play import intents as it
 from game.play.editor import Setup, Tool
@@ -71,15 +72,26 @@ def test_side_to_move_and_fen_out_and_in():
 def test_a_man_on_its_crowning_row_is_refused_with_the_reason():
     setup = Setup.empty(AMERICAN, B).put(sq("d8"), Piece(B, True)).put(sq("c1"), Piece(W, False))
     setup = setup.put(sq("e1"), Piece(W, False)).put(sq("b8"), Piece(B, False))
-    assert setup.check().problems == (  # b8 is square 32, c1 and e1 are 3 and 2; the king on d8 is fine
+    assert setup.check().problems == (  # the king on d8 is fine
+        "A black man on b8, Black's crowning row: it would be a king",
+        "A white man on c1 and e1, White's crowning row: it would be a king")
+    assert setup.check(numeric=True).problems == (  # b8 is square 32, c1 and e1 are 3 and 2
         "A black man on square 32, Black's crowning row: it would be a king",
-        "A white man on squares 2, 3, White's crowning row: it would be a king")
+        "A white man on squares 2 and 3, White's crowning row: it would be a king")
+
+
+def test_the_editors_messages_name_squares_in_the_players_notation():
     c = editor()
+    assert c.settings.notation is Notation.ALGEBRAIC  # (the default: the specification names squares a1..h8)
     c.handle(it.ClearBoard())
     c.handle(it.ChooseTool(Tool.WHITE_MAN))
-    c.handle(it.SquarePressed(1))  # square 1: on White's crowning row
+    c.handle(it.SquarePressed(sq("g1")))  # square 1, on White's crowning row
     c.handle(it.PlayFromHere(None))
-    assert isinstance(c.phase, Editing) and "white man on square 1" in c.notice and "crowning row" in c.notice
+    assert isinstance(c.phase, Editing) and "white man on g1, White's crowning row" in c.notice
+    assert "square" not in c.notice
+    c.settings.notation = Notation.NUMERIC
+    c.handle(it.PlayFromHere(None))
+    assert "white man on square 1, White's crowning row" in c.notice
 
 
 def test_too_many_pieces_are_refused():

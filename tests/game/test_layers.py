@@ -12,7 +12,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 # top to bottom: a part may import the parts below it (and itself), never one above or beside it
 LAYERS = (("cli",), ("window",), ("ui",), ("play",), ("computer", "friend"), ("files", "help", "render", "online"),
-          ("opponent", "desktop"), ("modes",))
+          ("opponent", "desktop"), ("modes", "reading"))
 TOOLKIT = {"paint", "column", "theme", "common", "layout", "diagram"}  # what a section module may import of game.ui
 
 

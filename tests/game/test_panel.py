@@ -227,6 +227,9 @@ def test_the_automatic_draw_line_shows_once_its_count_runs_and_says_move_or_move
     c = make(start=position("W", ["K46", "K47"], ["K5"], variant=INTERNATIONAL), variant=INTERNATIONAL)
     ui, _ = hits(c)
     assert "Automatic draw in 5 moves each" in all_text(ui), "the lone-king ending's count"
+    c = make(start=position("W", ["Kc1", "Ke1", "Kg1"], ["Kd8"]))  # kings only: every move counts from here
+    ui, _ = hits(c)
+    assert "Automatic draw in 40 moves each" in all_text(ui), "the 40-move count of a set-up king ending"
     c = make(start=position("B", ["Kh8", "Kb8"], ["Ka1", "Kg1"]))
     rng = random.Random(5)
     for _ in range(2 * 40 - 1):  # quiet king moves, never a position a third time
@@ -359,3 +362,28 @@ def test_resuming_shows_the_game_screen_with_the_engines_progress(storage):
     assert "Preparing the rules engine…" in words and "Resuming your game…" in words
     assert not any(h.id.startswith(("level:", "rules:")) for h in ui.hits), "not the mode screen"
     assert {"view:angled", "view:top", "set:sound"} <= {h.id for h in ui.hits}
+
+
+@pytest.mark.parametrize("size", [(640, 480), (1024, 768), (1280, 800)])
+@pytest.mark.parametrize("white_score, words", [(24, "+0.24 White"), (-24, "+0.24 Black"), (0, "0.00 Even"),
+                                                (30000 - 9, "win 5 White")])
+def test_the_evaluation_bar_says_who_is_ahead_inside_its_strip(make, size, white_score, words):
+    from game.computer.analysis import Line
+    from game.play.studies import Study
+
+    c = make()
+    c.studies.analysis_on = True
+    shown = c.shown_position()
+    score = white_score if shown.turn is Color.WHITE else -white_score
+    c.studies.study = Study("analysis", ("game", 0), shown, line=Line(8, score, (), None))
+    ui = Interface(size)
+    ui.render(c, 0.0)  # (the strip comes with this frame's layout: drawn from the next)
+    ui.render(c, 0.0)
+    strip = ui.layout.side_strip
+    bar = next(w.rect for w in ui.widgets if w.what == "evaluation bar")
+    label = next(w for w in ui.widgets if w.what == "evaluation")
+    assert label.label == words
+    assert strip.contains(label.rect) and not label.rect.colliderect(bar), "the words are whole, beside the bar"
+    near = c.hand.near_color(c.variant, c.mode)
+    at_top = white_score != 0 and (white_score > 0) != (near is Color.WHITE)
+    assert (label.rect.bottom <= bar.top) == at_top, "at the end of the side ahead"

@@ -130,7 +130,7 @@ def test_a_truncated_file_keeps_the_moves_before_the_break(make, tmp_path):
     c.handle(it.OpenFile(str(path)))
     read(c)
     assert isinstance(c.phase, Reviewing) and len(c.game.moves) == 14
-    assert c.notice.startswith("Read 14 moves; then: game 1 (line 1): line 8: can't read")
+    assert c.notice.startswith("Read 14 moves; the rest can't be read. Line 8: can't read")
 
 
 def test_a_missing_or_huge_file_is_refused(make, tmp_path, monkeypatch):
@@ -206,3 +206,16 @@ def test_a_game_opened_from_a_file_is_saved_as_read(storage, games_folder):
     assert again.result == "1/2-1/2" and again.tags["Event"] == "Alwick 1842"
     assert [pm.move for pm in again.moves] == c.game.moves
     assert path.name.endswith(" Hay, W. - Wyllie, J.pdn")  # a name does not end in a dot
+
+
+def test_what_cant_be_read_is_said_in_a_players_words_with_the_place(make):
+    c = make()
+    c.handle(it.Pasted("hello"))
+    assert c.notice.startswith("Can't open this game. Line 1: can't read 'hello' (expected a move such as")
+    assert c.notice.count("line 1") + c.notice.count("Line 1") == 1 and "game 1" not in c.notice
+    c.handle(it.Pasted("W:W37,99:Bxx"))
+    assert c.notice.startswith("That position can't be read: '99' is not within squares 1-50") and "FEN" not in c.notice
+    c.handle(it.Pasted('[GameType "21"]\n\n1. 11-15 23-19\n2. 9-14\n   22-13\n3. 14x23 27x18\n4. 5-9 *'))
+    assert isinstance(c.phase, Reviewing) and len(c.game.moves) == 3  # the moves before the wrong one
+    assert c.notice.startswith("Read 3 moves; the rest can't be read. Move 2... on line 5 can't be played: '22-13' is "
+                               "not a legal move here (White to move; legal: 22-17,")

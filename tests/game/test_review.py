@@ -76,7 +76,7 @@ def test_a_finished_game_is_reviewed_to_its_last_move_and_back_to_the_result(mak
     c.handle(it.ReviewStep(-1))
     c.handle(it.ReviewStep(1))
     assert isinstance(c.phase, Reviewing) and c.shown_ply() == 1  # the result card stays away
-    assert c.status() == "Review · Black wins: White has no move left"
+    assert c.status() == "Review · Black wins: White has no pieces left"
     c.handle(it.BackToGame())
     assert isinstance(c.phase, GameOver)
 
