@@ -47,6 +47,7 @@ class Settings:
     view: View = View.ANGLED
     variant: str = field(default_factory=_first_variant)  # the rules last chosen (a name in engine.VARIANTS)
     room_server: str = ""  # "Play a friend" opens rooms there (ws://HOST:PORT, wss://...); empty: the game's own
+    nickname: str = ""  # what an opponent found by "Play someone online" sees
 
     @staticmethod
     def choices(name: str) -> tuple[Any, ...] | None:

@@ -65,6 +65,17 @@ class Rooms:
         session = FriendGame.create(self._local_url(own), variant, **self.client_options)
         return FriendOpponent(session, reach=f"{own.address.host}:{own.address.port}", this_network=True, hosted=True)
 
+    def seek(self, variant: str, server: str, nickname: str) -> FriendOpponent:
+        """"Play someone online": be paired on the room server ``server`` (never the game's own: both
+        players must reach it) with the next player seeking these rules; ``InvalidLinkError`` for a
+        bad address."""
+        from game.friend.opponent import FriendOpponent
+        from game.friend.session import FriendGame
+
+        address = parse_server_address(server)
+        session = FriendGame.seek(address, variant, nickname, **self.client_options)
+        return FriendOpponent(session, reach=address.url.rstrip("/"), this_network=False, hosted=False)
+
     def join(self, link: str) -> FriendOpponent:
         """Take the free seat of the room ``link`` names (``InvalidLinkError`` quotes a bad one)."""
         from game.friend.opponent import FriendOpponent

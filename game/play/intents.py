@@ -197,6 +197,17 @@ class PlayFriend:
 
 
 @dataclass(frozen=True)
+class PlayOnline:
+    """"Play someone online": be paired on the room server with the next player seeking the rules
+    chosen (the nickname asked for first when there is none)."""
+
+
+@dataclass(frozen=True)
+class EditNickname:
+    """Settings, "Nickname": the field for the name an opponent online sees."""
+
+
+@dataclass(frozen=True)
 class OpenJoin:
     """"Join a friend": the field to paste the friend's link in."""
 
@@ -404,8 +415,9 @@ class StartPosition:
 Intent = (SquarePressed | DragStarted | PieceDropped | Deselect | Cancel | CursorMove | CursorPress | PlayMoveFromList
           | Undo | OfferDraw | AcceptDraw | Resign | ConfirmResign | PlayAgain | ConfirmLeave | ChangeMode
           | ChooseRules | StartGame | ContinueSaved | FlipBoard | SetView | ToggleSetting | DismissNotes | PlayFriend
-          | OpenJoin | JoinRoom | CopyLink | Rematch | ContinueVsComputer | EditServer | RegisterLinks | TypeText
-          | EditText | SubmitText | OpenHelp | CloseHelp | GoToSection | ShowKeys | HideKeys | ReviewStep | ReviewTo
-          | BackToGame | PlayFromHere | ToggleAnalysis | Hint | AnalyzeGame | SaveGame | CopyPdn | CopyFen
-          | PasteFromClipboard | Pasted | OpenFile | OpenBrowser | CloseBrowser | BrowserPage | OpenListedGame
-          | EditPosition | ChooseTool | SetTurn | ClearBoard | StartPosition | ClipboardUnavailable)
+          | PlayOnline | EditNickname | OpenJoin | JoinRoom | CopyLink | Rematch | ContinueVsComputer | EditServer
+          | RegisterLinks | TypeText | EditText | SubmitText | OpenHelp | CloseHelp | GoToSection | ShowKeys
+          | HideKeys | ReviewStep | ReviewTo | BackToGame | PlayFromHere | ToggleAnalysis | Hint | AnalyzeGame
+          | SaveGame | CopyPdn | CopyFen | PasteFromClipboard | Pasted | OpenFile | OpenBrowser | CloseBrowser
+          | BrowserPage | OpenListedGame | EditPosition | ChooseTool | SetTurn | ClearBoard | StartPosition
+          | ClipboardUnavailable)

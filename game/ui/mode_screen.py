@@ -36,6 +36,7 @@ def mode_screen(paint: Painter, c: Controller, choosing: ChoosingMode, loading: 
     first = [part("rules", paint, c), part("help", paint), part("vs-computer", paint, c),
              part("games", paint, c), part("games-help", paint, optional=True)]
     second = [part("play-second", paint, c), part("hotseat", paint), part("friend", paint, c),
+              part("online", paint, c),
               part("back", paint, c, choosing), part("loading", paint, loading), part("notes", paint, c),
               part("controls-help", paint, optional=True), part("spacer", paint, fill=True),
               part("settings", paint, c, True)]
