@@ -99,6 +99,7 @@ class Refused:
 class FriendPresence:
     connected: bool
     seated: bool = True
+    returned: bool = False  # connected again after being away (not their first connection)
 
 
 @dataclass(frozen=True)
@@ -346,10 +347,11 @@ class FriendGame:
         out.append(Resynced(_copy(self._server), reason))
 
     def _presence(self, connected: bool, seated: bool, away_s: float | None, out: list[FriendEvent]) -> None:
+        returned = connected and self._friend_away_since is not None
         if connected:
             self._friend_away_since = None
         elif seated and self._friend_away_since is None:
             self._friend_away_since = time.monotonic() - (away_s or 0.0)
         if (connected, seated) != (self._friend_connected, self._friend_seated):
             self._friend_connected, self._friend_seated = connected, seated
-            out.append(FriendPresence(connected, seated))
+            out.append(FriendPresence(connected, seated, returned))

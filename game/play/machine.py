@@ -1242,9 +1242,12 @@ class Controller:
                     self.notice = refused or "The game was set back to where the room has it"
             case fo.Refused(message=message):
                 self._apply(self.friend_play.room_failed(self.phase, message, refused=True))
-            case fo.FriendPresence(connected=connected, seated=seated):
-                if in_friend_game and seated:
-                    self.notice = "Your friend is back" if connected else "Your friend was disconnected"
+            case fo.FriendPresence(connected=connected, seated=seated, returned=returned):
+                if in_friend_game and seated and (returned or not connected):
+                    assert p is not None and p.mode.room is not None
+                    who = p.mode.room.opponent_words
+                    who = who[:1].upper() + who[1:]
+                    self.notice = f"{who} is back" if connected else f"{who} was disconnected"
             case fo.RematchAsked():
                 self._apply(self.friend_play.rematch_asked_by_friend(in_friend_game))
             case fo.ConnectionChanged(status="gave_up", detail=detail, unreachable=unreachable):

@@ -84,19 +84,20 @@ def mode_section(paint: Painter, c: Controller, x: int, y: int, w: int) -> int:
 @section("online")
 def online_section(paint: Painter, c: Controller, x: int, y: int, w: int) -> int:
     """"Play someone online" on the mode screen: greyed, saying why when pressed, while no room server
-    that both players reach is set."""
-    top = y
-    y += paint.heading(x, y, "Play someone online")
-    refusal = c.online_refusal()
+    that both players reach is set (the nickname is with the settings)."""
     paint.button((x, y, w, th.BUTTON_H), "Play someone online", it.PlayOnline(), hit_id="online:play",
-                 greyed=refusal is not None)
-    y += th.BUTTON_H + 4
-    if refusal is not None and c.friend_play.rooms is not None:
+                 greyed=c.online_refusal() is not None)
+    return th.BUTTON_H
+
+
+@section("online-help")
+def online_help(paint: Painter, c: Controller, x: int, y: int, w: int) -> int:
+    """What "Play someone online" does, or what it needs (a line or two, where there is room)."""
+    if c.online_refusal() is not None and c.friend_play.rooms is not None:
         words = "Needs a room server both players reach: set one under Settings, or run one (see the README)."
     else:
         words = f"The next player looking for {c.variant.title}, with a clock (5 min + 3 × 30 s)."
-    y += paint.wrapped(x, y, w, words, th.small_font(), th.MUTED)
-    return y - top
+    return paint.wrapped(x, y, w, words, th.small_font(), th.MUTED)
 
 
 @section("left-friend-game")
