@@ -1244,7 +1244,7 @@ class Controller:
                 self._apply(self.friend_play.room_failed(self.phase, message, refused=True))
             case fo.FriendPresence(connected=connected, seated=seated, returned=returned):
                 if in_friend_game and seated and (returned or not connected):
-                    assert p is not None and p.mode.room is not None
+                    assert isinstance(p, InGame) and p.mode.room is not None
                     who = p.mode.room.opponent_words
                     who = who[:1].upper() + who[1:]
                     self.notice = f"{who} is back" if connected else f"{who} was disconnected"
