@@ -79,7 +79,6 @@ def settings(paint: Painter, c: Controller, mode_screen: bool, x: int, y: int, w
                          for name, fmt in SETTING_LABELS.items()]
     if mode_screen:
         items.append((server_label(c), it.EditServer(), {"hit_id": "set:room_server"}))
-        items.append(("Nickname: " + (c.settings.nickname or "none"), it.EditNickname(), {"hit_id": "set:nickname"}))
     return y + paint.flow(x, y, w, items, h=28, f=th.small_font(), pad=10) - top
 
 

@@ -83,11 +83,20 @@ def mode_section(paint: Painter, c: Controller, x: int, y: int, w: int) -> int:
 
 @section("online")
 def online_section(paint: Painter, c: Controller, x: int, y: int, w: int) -> int:
-    """"Play someone online" on the mode screen: greyed, saying why when pressed, while no room server
-    that both players reach is set (the nickname is with the settings)."""
-    paint.button((x, y, w, th.BUTTON_H), "Play someone online", it.PlayOnline(), hit_id="online:play",
-                 greyed=c.online_refusal() is not None)
-    return th.BUTTON_H
+    """"Play someone online" on the mode screen (greyed, saying why when pressed, while no room server
+    that both players reach is set) and the nickname beside it (stacked in a narrow column)."""
+    nickname = "Nickname: " + (c.settings.nickname or "none")
+    first_w = (w - th.GAP) * 63 // 100
+    side_by_side = th.body_font().size("Play someone online")[0] + 12 <= first_w
+    paint.button((x, y, first_w if side_by_side else w, th.BUTTON_H), "Play someone online", it.PlayOnline(),
+                 hit_id="online:play", greyed=c.online_refusal() is not None)
+    if side_by_side:
+        nx, ny, nw = x + first_w + th.GAP, y, w - first_w - th.GAP
+    else:
+        nx, ny, nw = x, y + th.BUTTON_H + th.GAP, w
+    paint.button((nx, ny, nw, th.BUTTON_H), nickname, it.EditNickname(), hit_id="set:nickname",
+                 font=paint.button_font(nickname, pygame.Rect(0, 0, nw, th.BUTTON_H)))
+    return ny + th.BUTTON_H - y
 
 
 @section("online-help")

@@ -133,6 +133,7 @@ def test_two_players_seeking_are_paired_with_colours_drawn_and_nicknames_shown(m
     assert isinstance(mover.phase, HumanToMove)
     panel = words(other)
     assert f"{mover.settings.nickname}:" in panel, "the opponent's nickname beside their colour"
+    assert f"online vs {mover.settings.nickname}" in panel
     clocks = other.friend_play.friend.session.clock()
     assert clocks is not None and clocks[Color.WHITE].periods == 2, "a paired game has the clock"
     ui = Interface((1280, 800))
