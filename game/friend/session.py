@@ -294,6 +294,8 @@ class FriendGame:
     def _on_state(self, s: State, out: list[FriendEvent]) -> None:
         me = Color[s.you.upper()]
         friend = s.players[me.opponent.label]
+        if friend.name is not None:  # a paired room: the opponent's nickname (also on returning to it)
+            self.opponent = friend.name
         self._presence(friend.connected, friend.seated, friend.away_s, out)
         wants = me.opponent.label in s.rematch
         if wants and not self._friend_rematch:

@@ -160,3 +160,21 @@ def test_a_player_whose_time_runs_out_loses_on_time_and_the_rematch_swaps_colour
     b.handle(it.Rematch())
     pump(a, b, until=lambda: not a.game.is_over and not b.game.is_over, what="the rematch")
     assert mover.game_phase.mode.human is colour.opponent, "colours swap on the rematch"
+
+
+def test_a_relaunch_returns_to_the_paired_game_with_the_opponents_nickname(tmp_path, make_player, server):
+    a, b = make_player("a", "Ann"), make_player("b", "Bob")
+    paired(a, b)
+    b.close()  # Bob quits
+    again = Controller(opponent=ScriptedOpponent(), storage=Storage(tmp_path / "b"),
+                       rooms=Rooms(listen="127.0.0.1", port=0, client_options=FAST))
+    try:
+        again.settings.room_server = f"ws://127.0.0.1:{server.address.port}"
+        assert not again.restore() and isinstance(again.phase, ChoosingMode)
+        assert again.friend_play.can_return_to_room(again.phase)
+        again.handle(it.ContinueSaved())
+        pump(a, again, until=lambda: again.vs_friend, what="Bob back in the room")
+        assert again.game_phase.mode.room.opponent == "Ann"
+        assert again.friend_play.friend.session.clock() is not None, "the clock ran on"
+    finally:
+        again.close()
