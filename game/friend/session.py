@@ -160,10 +160,11 @@ class FriendGame:
         self._clock: tuple[ClockReading, float] | None = None  # the last state's clocks, and when it came
 
     @classmethod
-    def create(cls, server: str | ServerAddress, variant: str, **client_options) -> "FriendGame":
-        """Open a room on ``server`` with these rules; the player moves first."""
+    def create(cls, server: str | ServerAddress, variant: str, clock: bool = False, **client_options) -> "FriendGame":
+        """Open a room on ``server`` with these rules (and the game clock, with ``clock``); the player
+        moves first."""
         game = cls(RoomClient(server, **client_options))
-        game.client.create(variant_named(variant).name)
+        game.client.create(variant_named(variant).name, clock)
         return game
 
     @classmethod

@@ -91,12 +91,13 @@ class FriendPlay:
 
     # --- reaching a room --------------------------------------------------------------------------
 
-    def open_room(self, left: TurnPhase | None, variant: str, server: str) -> Step:
-        """"Play a friend (send a link)": open a room with the rules chosen, and wait for the friend."""
+    def open_room(self, left: TurnPhase | None, variant: str, server: str, clock: bool = False) -> Step:
+        """"Play a friend (send a link)": open a room with the rules chosen (with the game clock, with
+        ``clock``), and wait for the friend."""
         assert self.rooms is not None
         self.close()
         try:
-            friend = self.rooms.create(variant, server)
+            friend = self.rooms.create(variant, server, clock)
         except HostingError as err:  # the system's error is in the log
             return Step(effects=(Note(f"Couldn't open a room: {err}. {err.advice}"),))
         except (InvalidLinkError, OSError) as err:

@@ -1087,7 +1087,8 @@ class Controller:
             return Refused("A friend can be played once the rules engine has loaded")
         if self._asks_first(intent):
             return None
-        return self._apply(self.friend_play.open_room(self.game_phase, self.settings.variant, self.settings.room_server))
+        return self._apply(self.friend_play.open_room(self.game_phase, self.settings.variant, self.settings.room_server,
+                                                      self.settings.friend_clock))
 
     def online_refusal(self) -> str | None:
         """Why "Play someone online" can't look for an opponent now (None: it can)."""

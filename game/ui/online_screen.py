@@ -268,8 +268,12 @@ def _card_content(paint: Painter, c: Controller, p: RoomPhase, x: int, y: int, w
                          it.SubmitText(), style="primary", hit_id="room:submit")
             paint.button((x + bw + th.GAP, y, bw, th.BUTTON_H), "Cancel", it.Cancel(), hit_id="room:cancel-card")
             y += th.BUTTON_H + 4
-            if isinstance(p, EnteringServer):  # the other setting of playing a friend: links that open the game
+            if isinstance(p, EnteringServer):  # the other settings of playing a friend: the clock, links
                 y += 14
+                clock = "Clock in games with a friend: " + ("on (5 min + 3 × 30 s)" if c.settings.friend_clock else "off")
+                paint.button((x, y, min(inner, 360), th.BUTTON_H), clock, it.ToggleSetting("friend_clock"),
+                             hit_id="set:friend_clock")
+                y += th.BUTTON_H + 14
                 y += paint.wrapped(x, y, inner, "A click on a checkers3d:// link can open this game (Linux desktops): "
                                  "a .desktop file and xdg-mime, written only when you press the button.",
                                  small, th.MUTED) + 6

@@ -178,3 +178,23 @@ def test_a_relaunch_returns_to_the_paired_game_with_the_opponents_nickname(tmp_p
         assert again.friend_play.friend.session.clock() is not None, "the clock ran on"
     finally:
         again.close()
+
+
+def test_a_friends_room_has_the_clock_only_when_the_setting_says_so(tmp_path, make_player):
+    from game.play.phases import EnteringServer, WaitingForFriend
+
+    for clock in (False, True):
+        host, guest = make_player(f"host-{clock}"), make_player(f"guest-{clock}")
+        host.handle(it.EditServer())
+        if clock:
+            host.handle(it.ToggleSetting("friend_clock"))
+            assert "Clock in games with a friend: on" in words(host)
+        assert isinstance(host.phase, EnteringServer)
+        host.handle(it.Cancel())
+        assert Storage(tmp_path / f"host-{clock}").load_settings().friend_clock is clock
+        host.handle(it.PlayFriend())
+        pump(host, until=lambda: isinstance(host.phase, WaitingForFriend) and host.phase.link, what="the link")
+        guest.handle(it.JoinRoom(host.phase.link))
+        pump(host, guest, until=lambda: host.vs_friend and guest.vs_friend, what="both in the game")
+        for c in (host, guest):
+            assert (c.friend_play.friend.session.clock() is not None) is clock
