@@ -21,6 +21,7 @@ import hashlib
 import os
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
 _interpreted = False  # see interpret()
 _decorated = False  # whether a kernel has been made in this process
@@ -57,11 +58,11 @@ def _cache_dir() -> str | None:
 
 
 @lru_cache(maxsize=None)
-def _compiler():
+def _compiler(inline: Literal["never", "always"] = "never"):
     import numba
 
     numba.config.CACHE_DIR = _cache_dir() or numba.config.CACHE_DIR  # type: ignore[attr-defined]  # set from the environment
-    return numba.njit(cache=True, nogil=True)
+    return numba.njit(cache=True, nogil=True, inline=inline)
 
 
 def kernel(function):
@@ -70,6 +71,15 @@ def kernel(function):
     global _decorated
     _decorated = True
     return function if _interpreted else _compiler()(function)
+
+
+def inlined(function):
+    """``kernel`` for a small step of a hot kernel: numba copies its body into every caller
+    (``inline="always"``), so a call costs no call, and the arrays it takes need no reference
+    counting (numba's calls between compiled functions count references to each array argument)."""
+    global _decorated
+    _decorated = True
+    return function if _interpreted else _compiler("always")(function)
 
 
 def kernels_cached(search: bool = False) -> bool:

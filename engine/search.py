@@ -171,8 +171,7 @@ class Searcher:
         self._generation = 0
         self._weights = {k: tuple(int(x) for x in v) for k, v in (weights or {}).items()}
         scratch, capstk = new_scratch()
-        self._stack = K.Stack(fr=np.zeros((K.F_COUNT, K.MAX_PLY), dtype=np.int64),
-                              bfr=np.zeros((K.B_COUNT, K.MAX_PLY), dtype=np.uint64),
+        self._stack = K.Stack(frames=np.zeros(K.MAX_PLY, dtype=K.FRAME),
                               mv_from=np.zeros((K.MAX_PLY, MAX_MOVES), dtype=np.int64),
                               mv_to=np.zeros((K.MAX_PLY, MAX_MOVES), dtype=np.int64),
                               mv_cap=np.zeros((K.MAX_PLY, MAX_MOVES), dtype=np.uint64),
@@ -231,7 +230,7 @@ class Searcher:
     # --- one search ----------------------------------------------------------------------------
 
     def _prepare(self, game: Game, stop: np.ndarray | None) -> _Root:
-        """Set up the root frame (fr/bfr[:, 0]) and the kernel's records."""
+        """Set up the root frame (``frames[0]``) and the kernel's records."""
         pos, history, quiet = _context(game)
         variant = pos.variant
         tables = _tables(variant, self._weights.get(variant.name))
@@ -241,13 +240,11 @@ class Searcher:
         rep = np.zeros(len(history) + K.MAX_PLY + 1, dtype=np.uint64)
         for i, p in enumerate(history):
             rep[i] = position_key(p)
-        fr, bfr = self._stack.fr, self._stack.bfr
-        bfr[K.B_WHITE, 0] = pos.white
-        bfr[K.B_BLACK, 0] = pos.black
-        bfr[K.B_KINGS, 0] = pos.kings
-        bfr[K.B_KEY, 0] = position_key(pos)
-        fr[K.F_QUIET, 0] = quiet
-        fr[K.F_GROUP, 0], fr[K.F_DRAWAT, 0] = root_endgame_count(game)
+        root = self._stack.frames[0]
+        root["white"], root["black"], root["kings"] = pos.white, pos.black, pos.kings
+        root["key"] = position_key(pos)
+        root["quiet"] = quiet
+        root["group"], root["draw_at"] = root_endgame_count(game)
         self._generation += 1
         request = K.Request(root_color=int(pos.turn), depth=1, alpha=-K.INFINITE, beta=K.INFINITE, root_only=-1,
                             n_hist=len(history), generation=self._generation, max_nodes=1 << 62,
