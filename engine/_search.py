@@ -172,7 +172,7 @@ else:
         return types.boolean(types.boolean), codegen
 
 
-@kernel
+@inlined
 def move_code(frm, to, cap):
     """A compact, non-zero identity for a move (see the module docstring)."""
     return (1 << 20) | frm | (to << 6) | np.int64((cap * CAP_HASH) >> np.uint64(56)) << 12
@@ -194,7 +194,7 @@ def position_key(white, black, kings, color, zob):
     return key
 
 
-@kernel
+@inlined
 def has_plain_move(us, them, kings, color, rules, masks):
     """Whether the side ``color`` owning ``us`` has a move that captures nothing: a man's step forward
     or a king's step in any direction (a flying king that can move at all can make one step)."""
@@ -220,7 +220,7 @@ def gen_moves(us, them, kings, color, rules, masks, nbr, scratch, capstk, out_fr
                      nbr, scratch, capstk, out_from, out_to, out_cap, routes, route_len)
 
 
-@kernel
+@inlined
 def gen_known(us, them, kings, color, capture, rules, masks, nbr, scratch, capstk, out_from, out_to, out_cap, routes,
               route_len):
     """The legal moves when the caller already knows whether there is a ``capture``: ``generate`` for
@@ -235,7 +235,7 @@ def gen_known(us, them, kings, color, capture, rules, masks, nbr, scratch, capst
     return min(n, MAX_MOVES)
 
 
-@kernel
+@inlined
 def child_counters(quiet, group, draw_at, ply, irreversible, white, black, kings, endgame):
     """Step 9's draw-rule counters: (quiet plies, endgame group, endgame draw ply) of the child at
     ``ply + 1`` (boards ``white``, ``black``, ``kings``), reached by a move that moved a man or captured
@@ -244,13 +244,13 @@ def child_counters(quiet, group, draw_at, ply, irreversible, white, black, kings
     return (0 if irreversible else quiet + 1), group, draw_at
 
 
-@kernel
+@inlined
 def is_drawn_by_limits(quiet, ply, draw_at, quiet_limit):
     """Step 4: whether the move limits draw the node at ``ply`` with the counters (``quiet``, ``draw_at``)."""
     return quiet >= quiet_limit or ply >= draw_at
 
 
-@kernel
+@inlined
 def _tt_probe(tt_key, tt_data, key):
     """The data of ``key``'s entry, or 0 when it isn't stored."""
     i = np.int64(key & np.uint64(tt_key.shape[0] // 2 - 1)) * 2
@@ -261,7 +261,7 @@ def _tt_probe(tt_key, tt_data, key):
     return 0
 
 
-@kernel
+@inlined
 def _tt_store(tt_key, tt_data, key, depth, bound, score, code, ply, gen):
     """Store a result; wins are stored as distance from this node, not from the root. Capture
     resolution (depth <= 0) is stored as depth 0: it answers every probe at depth <= 0."""
@@ -573,20 +573,18 @@ def search(tables, memory, stack, output, request):
                     ret = value
                     action = RETURN
                     continue
-            if ply >= MAX_PLY - 2:
+            # Step 5. horizon: captures are forced, so a position with one is searched on (all its
+            # moves are captures); a quiet position where the opponent threatens to capture gets one
+            # more ply (once per path) so an exchange is never cut in the middle; else evaluate (and
+            # always at the bottom of the stack). One call site: the evaluation is inlined.
+            at_horizon = f.depth <= 0 and not is_capture
+            if at_horizon and ply < MAX_PLY - 2 and f.extended == 0 and has_capture(them, us, kings, 1 - c, rules,
+                                                                                    masks, nbr):
+                f.threat = 1
+            elif at_horizon or ply >= MAX_PLY - 2:
                 ret = evaluate(white, black, kings, c, f.quiet, quiet_limit, evals)
                 action = RETURN
                 continue
-            # Step 5. horizon: captures are forced, so a position with one is searched on (all its
-            # moves are captures); a quiet position where the opponent threatens to capture gets one
-            # more ply (once per path) so an exchange is never cut in the middle; else evaluate
-            if f.depth <= 0 and not is_capture:
-                if f.extended == 0 and has_capture(them, us, kings, 1 - c, rules, masks, nbr):
-                    f.threat = 1
-                else:
-                    ret = evaluate(white, black, kings, c, f.quiet, quiet_limit, evals)
-                    action = RETURN
-                    continue
             # Step 6. transposition table: the hash move, and a cut-off outside the PV (capture
             # resolution too: the same exchanges are met again and again)
             hash_code = 0
