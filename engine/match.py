@@ -3,7 +3,9 @@
 Each opening is played twice with colours swapped, every game to its end under the Game record's
 rules (no moves, repetition, the 40/25-move rule, the endgame rule). The players make and answer no
 draw offers, so a draw is always one the rules declare. A game still going after ``max_plies`` plies
-is adjudicated a draw (a safety net: the move-limit rules end real games long before).
+is adjudicated a draw (a safety net: the move-limit rules end real games long before). A match with
+more pairs than openings (157 American ballots) plays the set again with one seeded random move added
+to each, then two, and so on: players without randomness would otherwise play the same games again.
 
 Resign adjudication (off unless ``--resign SCORE`` is given, as cutechess-cli's ``-resign``): a game
 is scored as won once both players' searches have agreed for ``--resign-moves`` moves each in a row
@@ -416,6 +418,38 @@ def endgame_starts(variant: Variant, pieces: int, count: int, seed: int = 1) -> 
     return out
 
 
+def match_openings(variant: Variant, pairs: int, seed: int, endings: int | None = None) -> list[str]:
+    """The openings of a match's ``pairs`` game pairs (see :func:`run_match`)."""
+    book = openings_for(variant) if endings is None else tuple(endgame_starts(variant, endings, pairs, seed))
+    order = np.random.default_rng(seed).permutation(len(book))
+    out = []
+    for i in range(pairs):
+        opening = book[int(order[i % len(book)])]
+        if i >= len(book):
+            opening = extended_opening(variant, opening, i // len(book), random.Random(seed * 7919 + i))
+        out.append(opening)
+    return out
+
+
+def extended_opening(variant: Variant, opening: str, plies: int, rng: random.Random) -> str:
+    """``opening`` (moves from the start) and ``plies`` more legal moves chosen by ``rng``: a match longer
+    than its opening set plays each opening again this way, the k-th time with k more moves, because
+    two players without randomness (fixed depth or nodes) would play the same game again. Fewer moves
+    where the game ends first."""
+    game = Game(variant)
+    texts = opening.split()
+    for text in texts:
+        game.play(text)
+    for _ in range(plies):
+        moves = game.position.legal_moves()
+        if game.is_over or not moves:
+            break
+        move = rng.choice(moves)
+        texts.append(game.position.move_text(move))
+        game.play(move)
+    return " ".join(texts)
+
+
 def _play_indexed(job: tuple) -> GameResult:
     return play_game(*job)
 
@@ -473,7 +507,8 @@ def run_match(variant: Variant, a: Player, b: Player, games: int, concurrency: i
               resign_moves: int = DEFAULT_RESIGN_MOVES, endings: int | None = None,
               sprt: Sprt | None = None) -> MatchResult:
     """Play ``games`` games (rounded up to even: each opening with both colours). Openings are taken
-    from the variant's set in a seeded random order without repeats until the set runs out; with
+    from the variant's set in a seeded random order without repeats until the set runs out, then
+    again in that order with seeded random moves added (:func:`extended_opening`); with
     ``endings``, from :func:`endgame_starts` of at most that many pieces instead. With ``sprt`` the
     match stops as soon as a finished pair of games takes the test's LLR past a bound (``games`` is
     then the most it plays)."""
@@ -484,11 +519,8 @@ def run_match(variant: Variant, a: Player, b: Player, games: int, concurrency: i
     if resign is not None and (resign < 1 or resign_moves < 1):
         raise ValueError(f"--resign needs a positive score and --resign-moves at least 1, not {resign}, {resign_moves}")
     pairs = (games + 1) // 2
-    book = openings_for(variant) if endings is None else tuple(endgame_starts(variant, endings, pairs, seed))
-    order = np.random.default_rng(seed).permutation(len(book))
     jobs: list[tuple] = []
-    for i in range(pairs):
-        opening = book[int(order[i % len(book)])]
+    for opening in match_openings(variant, pairs, seed, endings):
         for a_first in (True, False):
             index = len(jobs)
             jobs.append((variant, opening, a, b, a_first, index, seed * 100_003 + index, max_plies, resign,
