@@ -20,9 +20,10 @@ so no caller depends on the position of an argument and a new input is a new fie
 Scores are centi-men from the side to move's view. A won game scores MATE - plies to the win, so
 nearer wins score higher; draws score 0.
 
-Transposition table: two arrays, ``tt_key`` (uint64, the Zobrist key) and ``tt_data`` (int64, packed:
-score, depth, bound, move code, generation), in buckets of two entries: the first slot keeps the
-deeper (or current-search) entry, the second is always replaced.
+Transposition table: one array of ``TT_ENTRY`` records, each the Zobrist key (uint64) and the data
+(int64, packed: score, depth, bound, move code, generation), in buckets of two entries (32 bytes, so a
+probe reads one cache line): the first slot keeps the deeper (or current-search) entry, the second
+is always replaced.
 
 A move code packs (from bit, to bit, an 8-bit hash of the captured set) with bit 20 set so that no
 move has code 0; killers, the hash move and the PV compare codes.
@@ -83,7 +84,9 @@ ENTER, NEXT, RETURN = 0, 1, 2
 # the search stage of the move being searched at a ply
 STAGE_FULL, STAGE_ZERO = 0, 1
 
-# tt_data packing
+# a transposition table entry (the table is an array of them)
+TT_ENTRY = np.dtype([("key", np.uint64), ("data", np.int64)])
+# its data packing
 TT_SCORE_BITS = 22
 TT_SCORE_OFFSET = 1 << 21
 BOUND_UPPER, BOUND_LOWER, BOUND_EXACT = 1, 2, 3
@@ -105,8 +108,7 @@ class Tables(NamedTuple):
 class Memory(NamedTuple):
     """What the searcher learns, kept from one search to the next until a new game."""
 
-    tt_key: np.ndarray  # uint64: transposition table keys (see the module docstring)
-    tt_data: np.ndarray  # int64: transposition table entries
+    tt: np.ndarray  # TT_ENTRY: the transposition table (see the module docstring)
     killers: np.ndarray  # int64 [MAX_PLY, 2]: move codes of quiet moves that caused a cut-off
     history: np.ndarray  # int64 [2, 64, 64]: by side, from bit, to bit: depth^2 of each such cut-off
 
@@ -251,47 +253,47 @@ def is_drawn_by_limits(quiet, ply, draw_at, quiet_limit):
 
 
 @inlined
-def _tt_probe(tt_key, tt_data, key):
+def _tt_probe(tt, key):
     """The data of ``key``'s entry, or 0 when it isn't stored."""
-    i = np.int64(key & np.uint64(tt_key.shape[0] // 2 - 1)) * 2
-    if tt_key[i] == key:
-        return tt_data[i]
-    if tt_key[i + 1] == key:
-        return tt_data[i + 1]
+    i = np.int64(key & np.uint64(tt.shape[0] // 2 - 1)) * 2
+    if tt[i].key == key:
+        return tt[i].data
+    if tt[i + 1].key == key:
+        return tt[i + 1].data
     return 0
 
 
 @inlined
-def _tt_store(tt_key, tt_data, key, depth, bound, score, code, ply, gen):
+def _tt_store(tt, key, depth, bound, score, code, ply, gen):
     """Store a result; wins are stored as distance from this node, not from the root. Capture
     resolution (depth <= 0) is stored as depth 0: it answers every probe at depth <= 0."""
     if score > MATE_BOUND:
         score += ply
     elif score < -MATE_BOUND:
         score -= ply
-    i = np.int64(key & np.uint64(tt_key.shape[0] // 2 - 1)) * 2
+    i = np.int64(key & np.uint64(tt.shape[0] // 2 - 1)) * 2
     slot = np.int64(-1)
-    if tt_key[i] == key:
+    if tt[i].key == key:
         slot = i
-    elif tt_key[i + 1] == key:
+    elif tt[i + 1].key == key:
         slot = i + 1
     if slot >= 0 and code == 0:
-        code = (tt_data[slot] >> 32) & 0x1FFFFF  # keep the move we knew
+        code = (tt[slot].data >> 32) & 0x1FFFFF  # keep the move we knew
     data = ((score + TT_SCORE_OFFSET) & ((1 << TT_SCORE_BITS) - 1)) | (min(max(depth, 0), 255) << 22) | (bound << 30) \
         | (code << 32) | ((gen & 0xFF) << 53)
     if slot < 0:
-        old = tt_data[i]
+        old = tt[i].data
         old_depth = (old >> 22) & 0xFF
         old_gen = (old >> 53) & 0xFF
         if depth >= old_depth or old_gen != (gen & 0xFF) or old == 0:
             # depth-preferred slot: the old entry moves to the always-replace slot
-            tt_key[i + 1] = tt_key[i]
-            tt_data[i + 1] = old
+            tt[i + 1].key = tt[i].key
+            tt[i + 1].data = old
             slot = i
         else:
             slot = i + 1
-    tt_key[slot] = key
-    tt_data[slot] = data
+    tt[slot].key = key
+    tt[slot].data = data
 
 
 @inlined
@@ -377,7 +379,7 @@ def _pick_move(mv_score, ply, n):
 
 
 @inlined
-def _store_node(f, mv_from, mv_to, mv_cap, ply, tt_key, tt_data, gen):
+def _store_node(f, mv_from, mv_to, mv_cap, ply, tt, gen):
     """Step 11: the node's result in the table: a lower bound after a cut-off, exact inside the window,
     an upper bound when no move beat alpha (with no move to remember)."""
     best = f.best
@@ -391,7 +393,7 @@ def _store_node(f, mv_from, mv_to, mv_cap, ply, tt_key, tt_data, gen):
     code = 0
     if bi >= 0 and bound != BOUND_UPPER:
         code = move_code(mv_from[ply, bi], mv_to[ply, bi], mv_cap[ply, bi])
-    _tt_store(tt_key, tt_data, f.key, f.depth, bound, best, code, ply, gen)
+    _tt_store(tt, f.key, f.depth, bound, best, code, ply, gen)
 
 
 @inlined
@@ -513,7 +515,7 @@ def search(tables, memory, stack, output, request):
     quiet_limit = rules[R_QUIET_PLIES]
     evals = tables.evals
     egdb_pieces = tables.egdb.params[P_PIECES]
-    tt_key, tt_data, killers, history = memory.tt_key, memory.tt_data, memory.killers, memory.history
+    tt, killers, history = memory.tt, memory.killers, memory.history
     frames, rep = stack.frames, stack.rep
     mv_from, mv_to, mv_cap, mv_score = stack.mv_from, stack.mv_to, stack.mv_cap, stack.mv_score
     out, pv_len = output.out, output.pv_len
@@ -588,7 +590,7 @@ def search(tables, memory, stack, output, request):
             # Step 6. transposition table: the hash move, and a cut-off outside the PV (capture
             # resolution too: the same exchanges are met again and again)
             hash_code = 0
-            data = _tt_probe(tt_key, tt_data, f.key)
+            data = _tt_probe(tt, f.key)
             if data != 0:
                 hash_code = (data >> 32) & 0x1FFFFF
                 cut, s = _tt_cutoff(data, ply, f.depth, f.alpha, f.beta)
@@ -615,7 +617,7 @@ def search(tables, memory, stack, output, request):
             if pick < 0 or f.best >= f.beta:
                 # Step 11. all moves searched (or a cut-off): store and return
                 if ply > 0 or root_only < 0:
-                    _store_node(f, mv_from, mv_to, mv_cap, ply, tt_key, tt_data, request.generation)
+                    _store_node(f, mv_from, mv_to, mv_cap, ply, tt, request.generation)
                 ret = f.best
                 action = RETURN
                 continue

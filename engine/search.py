@@ -148,9 +148,16 @@ class _Root:
 def _zeroed(entries: int, dtype) -> np.ndarray:
     """A zero-filled array on an anonymous memory mapping of its own: the system hands out its pages
     (zeroed) as they are first written, so a table the search has barely used holds little memory,
-    and the mapping goes back to the system with the array."""
+    and the mapping goes back to the system with the array. Where the system has them (Linux), the
+    mapping asks for huge pages (2 MB): a table probe at a random place then costs no page-table walk
+    of its own, which was half the search's time with 4 KB pages (a 64 MB table: 1.42 M nodes/s
+    against 2.4-2.5 M, thread time, on this 2-core machine); the whole table is then resident
+    after a few moves, as it soon is with small pages too."""
     private = {"flags": mmap.MAP_PRIVATE} if hasattr(mmap, "MAP_PRIVATE") else {}  # not shared with children (Unix)
-    return np.frombuffer(mmap.mmap(-1, entries * np.dtype(dtype).itemsize, **private), dtype=dtype)
+    memory = mmap.mmap(-1, entries * np.dtype(dtype).itemsize, **private)
+    if hasattr(mmap, "MADV_HUGEPAGE"):
+        memory.madvise(mmap.MADV_HUGEPAGE)
+    return np.frombuffer(memory, dtype=dtype)
 
 
 class Searcher:
@@ -165,7 +172,7 @@ class Searcher:
                  endgame_tables: bool = False):
         entries = max(2, tt_size_mb * (1 << 20) // 16)  # 16 bytes an entry (key + data)
         entries = 1 << (entries.bit_length() - 1)
-        self._memory = K.Memory(tt_key=_zeroed(entries, np.uint64), tt_data=_zeroed(entries, np.int64),
+        self._memory = K.Memory(tt=_zeroed(entries, K.TT_ENTRY),
                                 killers=np.zeros((K.MAX_PLY, 2), dtype=np.int64),
                                 history=np.zeros((2, 64, 64), dtype=np.int64))
         self._generation = 0
@@ -206,7 +213,7 @@ class Searcher:
 
     @property
     def tt_entries(self) -> int:
-        return int(self._memory.tt_key.shape[0])
+        return int(self._memory.tt.shape[0])
 
     def new_game(self) -> None:
         """Forget everything learnt: transposition table, killers, history."""
@@ -215,7 +222,7 @@ class Searcher:
         entries = self.tt_entries
         self._memory.killers[:] = 0
         self._memory.history[:] = 0
-        self._memory = self._memory._replace(tt_key=_zeroed(entries, np.uint64), tt_data=_zeroed(entries, np.int64))
+        self._memory = self._memory._replace(tt=_zeroed(entries, K.TT_ENTRY))
         self._generation = 0
 
     def warm_up(self) -> None:
