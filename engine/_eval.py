@@ -380,6 +380,13 @@ def evaluate(white, black, kings, color, quiet_plies, quiet_limit, ev):
     :class:`EvalTables`."""
     linear = _linear(white, black, kings, color, ev, ev.no_out, False)
     score = (linear if color == 0 else -linear) // PHASE_ONE  # rounded alike for both colours
+    return adjusted(score, white, black, kings, quiet_plies, quiet_limit, ev)
+
+
+@inlined
+def adjusted(score, white, black, kings, quiet_plies, quiet_limit, ev):
+    """An evaluation's ``score`` with the two rules outside the fit (see the module docstring): a lone
+    king against at most three pieces under an endgame rule, and the fade near the quiet-move limit."""
     if ev.info[I_ENDGAME_RULE] != 0:
         n_w = popcount(white)
         n_b = popcount(black)

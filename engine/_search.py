@@ -37,9 +37,13 @@ from ._board import M_VALID, R_FLYING, R_QUIET_PLIES, R_WIDTH, Layout
 from ._draws import EndgameRule, endgame_after
 from ._egdb import P_PIECES, V_DRAW, V_WIN, TableArrays
 from ._egdb import probe as egdb_probe
-from ._eval import EvalTables, evaluate
+from ._eval import EvalTables, adjusted, evaluate
 from ._jit import inlined, is_interpreted, kernel
 from ._movegen import MAX_MOVES, generate, has_capture, lsb, make_move, plain_moves, popcount
+from ._network import N_H1, NetTables
+from ._network import forward as net_forward
+from ._network import refresh as net_refresh
+from ._network import update as net_update
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
@@ -103,6 +107,7 @@ class Tables(NamedTuple):
     evals: EvalTables  # evaluation weights and tables (``_eval.eval_tables``)
     zobrist: np.ndarray  # uint64 [5, 64] (see ``position_key``)
     egdb: TableArrays  # the endgame tables (``egdb.Tables.arrays``; ``egdb.no_tables()``: none, never probed)
+    net: NetTables  # the network evaluation (``network.default_net``; ``network.no_net``: none, the linear one plays)
 
 
 class Memory(NamedTuple):
@@ -126,6 +131,8 @@ class Stack(NamedTuple):
     capstk: np.ndarray
     routes: np.ndarray  # unused by the search (no routes recorded), but the generator's argument
     route_len: np.ndarray
+    acc: np.ndarray  # int16 [MAX_PLY, 2, _network.MAX_HIDDEN]: the network's accumulators, both views, each ply
+    hidden: np.ndarray  # int16 [3, _network.MAX_HIDDEN]: the network's work space
 
 
 class Output(NamedTuple):
@@ -158,10 +165,31 @@ if is_interpreted():  # plain Python (see _jit.interpret): the game's window imp
     def _unlikely(cond):
         return cond
 
+    def _prefetch(table, index):
+        pass
+
 else:
     from llvmlite import ir
     from numba import types
+    from numba.core import cgutils
     from numba.extending import intrinsic
+
+    @intrinsic
+    def _prefetch(typingctx, table, index):
+        """Start loading ``table[index]`` into the cache (llvm.prefetch, for reading, kept in all
+        levels), so that a probe a little later finds it there."""
+        def codegen(context, builder, signature, args):
+            arrty = signature.args[0]
+            ary = context.make_array(arrty)(context, builder, args[0])
+            ptr = cgutils.get_item_pointer(context, builder, arrty, ary, [args[1]], wraparound=False)
+            byte_ptr = ir.IntType(8).as_pointer()
+            i32 = ir.IntType(32)
+            fn = builder.module.declare_intrinsic("llvm.prefetch", [byte_ptr],
+                                                  ir.FunctionType(ir.VoidType(), [byte_ptr, i32, i32, i32]))
+            builder.call(fn, [builder.bitcast(ptr, byte_ptr), ir.Constant(i32, 0), ir.Constant(i32, 3),
+                              ir.Constant(i32, 1)])
+            return context.get_dummy_value()
+        return types.none(table, index), codegen
 
     @intrinsic
     def _unlikely(typingctx, cond):
@@ -530,6 +558,11 @@ def search(tables, memory, stack, output, request):
     root.depth = request.depth
     root.extended = 0
     rep[n_hist] = root.key
+    net = tables.net
+    acc = stack.acc
+    use_net = net.sizes[N_H1] > 0
+    if use_net:
+        net_refresh(root.white, root.black, root.kings, net, acc[0])
     ply = 0
     action = ENTER
     ret = 0
@@ -584,7 +617,11 @@ def search(tables, memory, stack, output, request):
                                                                                     masks, nbr):
                 f.threat = 1
             elif at_horizon or ply >= MAX_PLY - 2:
-                ret = evaluate(white, black, kings, c, f.quiet, quiet_limit, evals)
+                if use_net:
+                    ret = adjusted(net_forward(acc[ply, c], net, stack.hidden), white, black, kings, f.quiet,
+                                   quiet_limit, evals)
+                else:
+                    ret = evaluate(white, black, kings, c, f.quiet, quiet_limit, evals)
                 action = RETURN
                 continue
             # Step 6. transposition table: the hash move, and a cut-off outside the PV (capture
@@ -631,6 +668,11 @@ def search(tables, memory, stack, output, request):
             _make_child(f, child, c, mv_from[ply, pick], mv_to[ply, pick], cap, ply, masks, tables.zobrist,
                         tables.endgame)
             rep[n_hist + ply + 1] = child.key
+            if use_net:
+                frm, to = mv_from[ply, pick], mv_to[ply, pick]
+                net_update(acc[ply], acc[ply + 1], net, c, frm, to, cap, f.kings, np.int64((f.kings >> np.uint64(frm)) & ONE),
+                           np.int64((child.kings >> np.uint64(to)) & ONE))
+            _prefetch(tt, np.int64(child.key & np.uint64(tt.shape[0] // 2 - 1)) * 2)  # the child probes it
             _child_window(f, child, k, cap)
             ply += 1
             action = ENTER

@@ -76,6 +76,8 @@ class Player:
     ``weights`` names a JSON file holding ``{"american": [...], "international": [...]}`` (variant
     names from the table, any of them), each a full weight vector (``engine._eval``: the opening row, then the ending row).
     ``egdb``: use the endgame tables (``engine.egdb``; they must be built: a match never builds them).
+    ``net``: a network weights file (``engine.network``) to evaluate with, or ``off`` for the linear
+    evaluation (default: what the package ships for the variant).
 
     A level plays its opening book unless ``book`` is False; ``movetime`` with a timed level (Hard)
     replaces its budget, so Hard's own time use can be matched at shorter time controls.
@@ -91,6 +93,7 @@ class Player:
     tt_mb: int = DEFAULT_TT_MB
     weights: str | None = None
     egdb: bool = False
+    net: str | None = None
     hub: str | None = None
     cwd: str | None = None
     book: bool = True
@@ -98,7 +101,7 @@ class Player:
     @classmethod
     def parse(cls, text: str) -> "Player":
         """From ``level=hard``, ``depth=6``, ``movetime=0.1``, ``nodes=20000`` or several joined by
-        commas (``depth=8,movetime=0.5``), plus ``tt=MB``, ``weights=FILE``, ``egdb=on``; a bare
+        commas (``depth=8,movetime=0.5``), plus ``tt=MB``, ``weights=FILE``, ``net=FILE`` or ``net=off``, ``egdb=on``; a bare
         ``hard`` means ``level=hard``; ``level=hard,movetime=0.3`` is Hard with a 0.3 s budget,
         ``book=off`` a level without its book. ``hub=COMMAND`` (no commas in it) with optional limits
         and ``dir=PATH`` is an outside engine."""
@@ -127,6 +130,10 @@ class Player:
                     fields["tt_mb"] = int(value)
                 elif key == "weights":
                     fields["weights"] = value  # read (and checked) below, with its own messages
+                elif key == "net":
+                    if not value.strip():
+                        raise ValueError
+                    fields["net"] = value.strip()
                 elif key == "egdb":
                     switch = {"on": True, "1": True, "yes": True, "off": False, "0": False, "no": False}
                     if value.strip().lower() not in switch:
@@ -145,13 +152,13 @@ class Player:
             except KeyError:
                 if key == "book":
                     raise ValueError(f"bad player {text!r}: book= takes on or off") from None
-                raise ValueError(f"bad player {text!r}: unknown setting {key!r} "
-                                 "(use level=, depth=, movetime=, nodes=, tt=, weights=, egdb=, book=, hub=, dir=)") from None
+                raise ValueError(f"bad player {text!r}: unknown setting {key!r} (use level=, depth=, movetime=, "
+                                 "nodes=, tt=, weights=, net=, egdb=, book=, hub=, dir=)") from None
             except ValueError:
                 raise ValueError(f"bad player {text!r}: {item!r} has a bad value"
                                  f"{' (levels: ' + ', '.join(LEVELS) + ')' if key == 'level' else ''}") from None
         if "hub" in fields:
-            extra = sorted(set(fields) & {"level", "tt_mb", "weights", "egdb", "book"})
+            extra = sorted(set(fields) & {"level", "tt_mb", "weights", "net", "egdb", "book"})
             if extra:
                 raise ValueError(f"bad player {text!r}: an outside engine (hub=) takes depth=, movetime=, nodes= "
                                  f"and dir= only, not {', '.join(extra)}")
@@ -271,7 +278,8 @@ def _engine(side: str, player: Player, variant: Variant):
             from .search import Searcher
 
             weights = _load_weights(player.weights) if player.weights else None
-            searcher = Searcher(tt_size_mb=player.tt_mb, weights=weights, endgame_tables=player.egdb)
+            nets = {variant.name: player.net} if player.net else None
+            searcher = Searcher(tt_size_mb=player.tt_mb, weights=weights, endgame_tables=player.egdb, nets=nets)
             searcher.warm_up()
             _engines[key] = searcher
     return _engines[key]
@@ -576,7 +584,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--games", type=int, default=20, help="games to play (rounded up to even), default 20")
     p.add_argument("--a", type=_argument(Player.parse), default="level=medium",
                    help="player A: level=easy|medium|hard, or depth=N, movetime=S, nodes=N (comma-joined); "
-                        "tt=MB; weights=FILE.json (evaluation weights); or hub=COMMAND (an outside engine speaking Hub, "
+                        "tt=MB; weights=FILE.json (evaluation weights); net=FILE.json|off (network evaluation); "
+                        "or hub=COMMAND (an outside engine speaking Hub, "
                         "no commas in COMMAND) with optional movetime=, depth=, nodes=, dir=PATH (its working directory)")
     p.add_argument("--b", type=_argument(Player.parse), default="level=easy", help="player B, as --a")
     p.add_argument("--concurrency", type=int, default=1, help="games played at once (one process each)")
