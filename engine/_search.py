@@ -165,31 +165,10 @@ if is_interpreted():  # plain Python (see _jit.interpret): the game's window imp
     def _unlikely(cond):
         return cond
 
-    def _prefetch(table, index):
-        pass
-
 else:
     from llvmlite import ir
     from numba import types
-    from numba.core import cgutils
     from numba.extending import intrinsic
-
-    @intrinsic
-    def _prefetch(typingctx, table, index):
-        """Start loading ``table[index]`` into the cache (llvm.prefetch, for reading, kept in all
-        levels), so that a probe a little later finds it there."""
-        def codegen(context, builder, signature, args):
-            arrty = signature.args[0]
-            ary = context.make_array(arrty)(context, builder, args[0])
-            ptr = cgutils.get_item_pointer(context, builder, arrty, ary, [args[1]], wraparound=False)
-            byte_ptr = ir.IntType(8).as_pointer()
-            i32 = ir.IntType(32)
-            fn = builder.module.declare_intrinsic("llvm.prefetch", [byte_ptr],
-                                                  ir.FunctionType(ir.VoidType(), [byte_ptr, i32, i32, i32]))
-            builder.call(fn, [builder.bitcast(ptr, byte_ptr), ir.Constant(i32, 0), ir.Constant(i32, 3),
-                              ir.Constant(i32, 1)])
-            return context.get_dummy_value()
-        return types.none(table, index), codegen
 
     @intrinsic
     def _unlikely(typingctx, cond):
@@ -672,7 +651,6 @@ def search(tables, memory, stack, output, request):
                 frm, to = mv_from[ply, pick], mv_to[ply, pick]
                 net_update(acc[ply], acc[ply + 1], net, c, frm, to, cap, f.kings, np.int64((f.kings >> np.uint64(frm)) & ONE),
                            np.int64((child.kings >> np.uint64(to)) & ONE))
-            _prefetch(tt, np.int64(child.key & np.uint64(tt.shape[0] // 2 - 1)) * 2)  # the child probes it
             _child_window(f, child, k, cap)
             ply += 1
             action = ENTER
