@@ -34,7 +34,8 @@ import numpy as np
 from . import _board
 from . import _network as N
 from ._eval import WEIGHTS_DIR
-from .variants import Variant, variant_named
+from .arguments import output_file, variant_arg
+from .variants import Variant
 
 DEFAULT_HIDDEN = (128, 32, 32)
 DEFAULT_LAMBDA = 0.5
@@ -274,7 +275,7 @@ def cmd_train(args) -> int:
     from .tuning import _load_positions
 
     variant = args.variant
-    data, made_by = _load_positions(args.data, optional=("score",))
+    data, made_by = _load_positions(args.data, variant, optional=("score",))
     k = args.scale
     x = inputs_of(variant, data["white"], data["black"], data["kings"], data["turn"])
     t = targets(variant, data, args.lam, k)
@@ -293,7 +294,7 @@ def cmd_train(args) -> int:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="action", required=True)
     t = sub.add_parser("train", help="train the network evaluation on .npz files of tune generate")
-    t.add_argument("--variant", type=variant_named, default="american")
+    t.add_argument("--variant", type=variant_arg, default="american")
     t.add_argument("--data", required=True, nargs="+", help="the .npz files of tune generate")
     t.add_argument("--hidden", type=int, nargs=3, default=list(DEFAULT_HIDDEN), help="the three layers' widths")
     t.add_argument("--epochs", type=int, default=30)
@@ -304,5 +305,5 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     t.add_argument("--scale", type=float, default=200.0, help="centi-men per logit of the search's scores")
     t.add_argument("--holdout", type=float, default=0.05, help="the share of positions held out")
     t.add_argument("--seed", type=int, default=1)
-    t.add_argument("--out", required=True, help="the weights file to write (engine/weights/VARIANT-net.json)")
+    t.add_argument("--out", type=output_file, required=True, help="the weights file to write (engine/weights/VARIANT-net.json)")
     t.set_defaults(func=cmd_train)

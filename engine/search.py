@@ -36,6 +36,7 @@ from . import _board, egdb, network
 from . import _search as K
 from ._draws import NO_GROUP, NO_LIMIT, endgame_group, endgame_rule
 from ._eval import eval_tables
+from ._jit import mark_compiled
 from ._movegen import MAX_MOVES, MAX_PATH, new_scratch
 from ._network import MAX_HIDDEN
 from .game import Game
@@ -247,6 +248,7 @@ class Searcher:
         if self._endgame_tables:
             egdb.warm_up()
         self.new_game()
+        mark_compiled()  # kernels_cached(search=True) now says so
 
     # --- one search ----------------------------------------------------------------------------
 
