@@ -11,7 +11,8 @@ from the side to move, to predict
 where ``result`` is the game's result for the side to move (1, 1/2, 0), ``score`` the self-play
 search's score of the position (centi-men; files written before scores were kept have none, and
 then only the result counts) and K the centi-men per logit of the linear evaluation's fit
-(``scale`` in its weights file), by cross-entropy, with Adam on minibatches, a seeded shuffle, and a
+(``scale`` in its weights file: the network scores in the same units, so the search's margins keep
+their meaning), by cross-entropy, with Adam on minibatches, a seeded shuffle, and a
 held-out share to watch over-fitting (the epoch with the lowest held-out loss is kept). (No mirrored
 copies: mirroring left to right puts the pieces on the light squares, and the board has no other
 symmetry the rules keep but the half turn, which the views already use.)
@@ -271,12 +272,19 @@ def train(variant: Variant, x: np.ndarray, target: np.ndarray, hidden=DEFAULT_HI
     return best, best_loss
 
 
+def linear_scale(variant: Variant) -> float:
+    """The linear evaluation's centi-men per logit (its fit's K): the network scores in the same units."""
+    from ._eval import weights_path
+
+    return float(json.loads(weights_path(variant).read_text(encoding="utf-8"))["scale"])
+
+
 def cmd_train(args) -> int:
     from .tuning import _load_positions
 
     variant = args.variant
     data, made_by = _load_positions(args.data, variant, optional=("score",))
-    k = args.scale
+    k = args.scale if args.scale is not None else linear_scale(variant)
     x = inputs_of(variant, data["white"], data["black"], data["kings"], data["turn"])
     t = targets(variant, data, args.lam, k)
     print(f"{len(t)} positions ({'with' if 'score' in data else 'without'} search scores), "
@@ -284,7 +292,7 @@ def cmd_train(args) -> int:
     layers, loss = train(variant, x, t, tuple(args.hidden), args.epochs, args.batch, args.lr, args.holdout, args.seed)
     command = (f"python -m engine net train --variant {variant.name} --data {' '.join(args.data)} "
                f"--hidden {' '.join(map(str, args.hidden))} --epochs {args.epochs} --batch {args.batch} --lr {args.lr} "
-               f"--lam {args.lam} --scale {args.scale} --holdout {args.holdout} --seed {args.seed} --out {args.out}")
+               f"--lam {args.lam} --scale {k:g} --holdout {args.holdout} --seed {args.seed} --out {args.out}")
     write_net(args.out, variant, [(w.astype(np.float64), b.astype(np.float64)) for w, b in layers], k, command,
               made_by, {"positions": int(len(t)), "held_out_loss": round(loss, 5)})
     print(f"held-out loss {loss:.5f}; wrote {args.out}")
@@ -302,7 +310,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     t.add_argument("--lr", type=float, default=1e-3, help="Adam's step size (halved every 10 epochs)")
     t.add_argument("--lam", type=float, default=DEFAULT_LAMBDA,
                    help="the share of the search's score in the target (the rest: the game's result)")
-    t.add_argument("--scale", type=float, default=200.0, help="centi-men per logit of the search's scores")
+    t.add_argument("--scale", type=float, default=None,
+                   help="centi-men per logit (default: the linear evaluation's, from its weights file)")
     t.add_argument("--holdout", type=float, default=0.05, help="the share of positions held out")
     t.add_argument("--seed", type=int, default=1)
     t.add_argument("--out", type=output_file, required=True, help="the weights file to write (engine/weights/VARIANT-net.json)")
