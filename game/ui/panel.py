@@ -28,7 +28,7 @@ from game.play.phases import Browsing, ConfirmingLeave, ReadingHelp, Resuming, R
 from . import common, editor, game_panel, mode_screen, online_screen, overlays, pdn_browser, study  # noqa: F401
 from . import theme as th
 from .column import SECTION_GAP, Placed, Section, arrange, column_height
-from .help_screen import HelpScreen, Scroll, draw_keys_card
+from .help_screen import KEYS_VIEW, HelpScreen, Scroll, draw_keys_card
 from .layout import Layout, compute_layout
 from .paint import Hit, Painter, Widget, screen_for
 
@@ -130,14 +130,22 @@ class Interface(Painter):
 
     def scroll_at(self, pos, dy: int) -> bool:
         """The wheel over ``pos``: scroll the innermost view there that can move ``dy`` pixels that way
-        (on the help screen, its page, wherever the pointer is)."""
+        (on the help screen, its page, and under the keys card, the card, wherever the pointer is)."""
         if self.full_page:
             return self.help.scroll.scroll_by(dy)
+        if self.keys_shown:  # the keys card lies over everything: it scrolls, nothing under it
+            keys = self.views.get(KEYS_VIEW)
+            return keys is not None and keys.scroll_by(dy)
         for name in reversed(self.view_order):
             view = self.views[name]
             if view.rect.collidepoint(pos) and view.scroll_by(dy):
                 return True
         return False
+
+    def keys_card_scrolls(self) -> bool:
+        """Whether the keys card is shown and too tall for the window (then it scrolls)."""
+        keys = self.views.get(KEYS_VIEW)
+        return self.keys_shown and keys is not None and keys.scrollable
 
     def grab(self, pos) -> bool:
         """A press that no button took: on a scrollbar it grabs the thumb (a press beside the thumb
@@ -194,6 +202,8 @@ class Interface(Painter):
             self.full_page = False
             self._panel_key = self._bars_key = self._page_key = None
         self.keys_shown = c.keys_shown and c.screen is Screen.GAME
+        if not self.keys_shown:  # the card opens at its top
+            self.views.pop(KEYS_VIEW, None)
         panel_key = (state, loading, self._offsets(), grabbed)
         # the status line's dots move while the computer thinks: only the bars redraw for them
         bars_key = (state, int(now * 3) if c.waiting_for_opponent else 0)
