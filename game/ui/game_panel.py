@@ -40,7 +40,7 @@ def game_screen(paint: Painter, c: Controller, play: InGame, loading: str | None
     size = c.variant.size
     if n == 2:
         room = paint.layout.panel.height - 2 * th.PAD - 60
-        table_w = max(14 * size, min(col_w, room - 150))
+        table_w = max(14 * size, min(col_w, max(room - 150, 224)))  # a short panel scrolls: keep the table usable
         first = [part("table", paint, c, play, table_w), part("controls", paint, c, play), part("players", paint, c, play)]
         return head, [first, [part("notes", paint, c), part("info", paint, c, play), *rest]]
     table_w = max(14 * size, min(224, col_w - 132))
@@ -169,8 +169,10 @@ def _controls(paint: Painter, c: Controller, play: InGame, x, y, w) -> int:
     top = y
     if c.confirming_resign:
         y += paint.label(x, y, "Resign this game?", th.body_font(), th.TEXT) + 6
-        return y + paint.flow(x, y, w, [("Yes, resign", it.ConfirmResign(), {"style": "danger"}),
-                                        ("Keep playing", it.Cancel(), {})]) - top
+        y += paint.flow(x, y, w, [("Yes, resign", it.ConfirmResign(), {"style": "danger"}),
+                                  ("Keep playing", it.Cancel(), {})])
+        paint.keep_in_view(pygame.Rect(x, top, w, y - top), "resign?")
+        return y - top
     if c.asking is not None:
         return part("leave?", paint, c, "Keep playing").draw(x, y, w)
     if isinstance(play, Reviewing):  # nothing to offer, undo or resign in a review

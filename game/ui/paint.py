@@ -99,6 +99,7 @@ class Painter:
         self.over_view = False
         self.countdown: str | None = None
         self.review_row: int | None = None  # the move shown when the move list last followed a review
+        self.wants_view: tuple[pygame.Rect, str] | None = None  # what the panel scrolls to once (a question)
         self._clip: pygame.Rect | None = None  # where what is drawn now can be seen and pressed
         self._in_views: tuple[str, ...] = ()
 
@@ -114,6 +115,12 @@ class Painter:
         """Record a widget drawn at ``rect`` (for the layout tests)."""
         if not self.measuring:
             self.widgets.append(Widget(pygame.Rect(rect), what, self._clip, self._in_views, label, font_px))
+
+    def keep_in_view(self, rect, name: str) -> None:
+        """Ask for ``rect`` (as drawn now, in the panel) to be scrolled into view when it first
+        appears as ``name`` (a question asked): the interface scrolls the panel there once."""
+        if not self.measuring:
+            self.wants_view = pygame.Rect(rect), name
 
     # --- the panel's shape ----------------------------------------------------------------------
 

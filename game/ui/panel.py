@@ -65,6 +65,7 @@ class Interface(Painter):
         self._bar_widgets: list[Widget] = []
         self._grab: _Grab | None = None
         self._screen: tuple | None = None  # _screen_key of what was last drawn
+        self._revealed: str | None = None  # the question last scrolled into view (Painter.keep_in_view)
 
     # --- queries --------------------------------------------------------------------------------
 
@@ -241,6 +242,19 @@ class Interface(Painter):
         return bool(self.redrawn)
 
     def _draw_panel(self, c: Controller, loading: str | None) -> None:
+        """Draw the panel; a question that has just appeared in it and lies out of view (the short
+        panel under the board at 640x480) is scrolled into view, and the panel drawn again."""
+        self._draw_panel_once(c, loading)
+        wanted, self.wants_view = self.wants_view, None
+        name = wanted[1] if wanted is not None else None
+        if name != self._revealed:
+            self._revealed = name
+            panel = self.views.get("panel")
+            if wanted is not None and panel is not None and panel.reveal(wanted[0].top, wanted[0].bottom):
+                self._draw_panel_once(c, loading)
+                self.wants_view = None
+
+    def _draw_panel_once(self, c: Controller, loading: str | None) -> None:
         self.hits = self._panel_hits = []
         self.widgets = self._panel_widgets = []
         self.view_order = []
