@@ -257,6 +257,13 @@ class SubmitText:
 # --- the window's reports ------------------------------------------------------------------------
 
 @dataclass(frozen=True)
+class Greyed:
+    """A press on a greyed control (one that does nothing now): the notice says ``reason``, why."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
 class ClipboardUnavailable:
     """The window could not put the text it was given on the system clipboard."""
 
@@ -408,4 +415,4 @@ Intent = (SquarePressed | DragStarted | PieceDropped | Deselect | Cancel | Curso
           | EditText | SubmitText | OpenHelp | CloseHelp | GoToSection | ShowKeys | HideKeys | ReviewStep | ReviewTo
           | BackToGame | PlayFromHere | ToggleAnalysis | Hint | AnalyzeGame | SaveGame | CopyPdn | CopyFen
           | PasteFromClipboard | Pasted | OpenFile | OpenBrowser | CloseBrowser | BrowserPage | OpenListedGame
-          | EditPosition | ChooseTool | SetTurn | ClearBoard | StartPosition | ClipboardUnavailable)
+          | EditPosition | ChooseTool | SetTurn | ClearBoard | StartPosition | ClipboardUnavailable | Greyed)

@@ -82,9 +82,10 @@ class Interface(Painter):
             self._panel_key = self._bars_key = None
 
     def hit_at(self, pos) -> Hit | None:
-        """The enabled hit under ``pos`` (the last drawn wins: overlays are drawn after the panel)."""
+        """The enabled or greyed hit under ``pos`` (the last drawn wins: overlays are drawn after the
+        panel); a greyed one's press (``Hit.press``) says why it does nothing now."""
         for h in reversed(self.hits):
-            if h.enabled and h.rect.collidepoint(pos) and (h.clip is None or h.clip.collidepoint(pos)):
+            if (h.enabled or h.why) and h.rect.collidepoint(pos) and (h.clip is None or h.clip.collidepoint(pos)):
                 return h
         return None
 

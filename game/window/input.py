@@ -176,7 +176,7 @@ class Input:
         self._press = None
         hit = self.ui.hit_at(pos)
         if hit is not None:
-            out.append(self._pressed(hit.intent))
+            out.append(self._pressed(hit.press))
             return
         if self.ui.grab(pos):
             self._press = _Press("scroll", pos, None, False)
