@@ -24,7 +24,7 @@ import numpy as np
 
 from . import _board
 from ._board import M_MAIN_DIAGONAL, R_ENDGAME_RULE, R_LONE_VS_THREE_PLIES, R_LONE_VS_TWO_PLIES, R_MAIN_DIAGONAL_PLIES
-from ._jit import kernel
+from ._jit import inlined, kernel
 from ._movegen import popcount
 from .variants import Variant
 
@@ -67,7 +67,7 @@ def endgame_group(white, black, kings):
     return NO_GROUP, -1
 
 
-@kernel
+@inlined
 def endgame_after(group, draw_at, ply, irreversible, white, black, kings, rule):
     """The endgame count (group, draw ply) at the position (``white``, ``black``, ``kings``) with ply
     index ``ply``, reached by a move that moved a man or captured (``irreversible``) or not, from a

@@ -13,7 +13,7 @@ instead, with its landing squares in ``routes`` (for animation and click-by-clic
 import numpy as np
 
 from ._board import M_PROMO_BLACK, M_PROMO_WHITE, M_VALID, R_FLYING, R_MAJORITY, R_MEN_BACK, R_PROMO_ENDS, R_WIDTH
-from ._jit import is_interpreted, kernel
+from ._jit import inlined, is_interpreted, kernel
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
@@ -59,18 +59,18 @@ else:
             return builder.cttz(args[0], context.get_constant(types.boolean, True))
         return types.uint64(types.uint64), codegen
 
-    @kernel
+    @inlined
     def popcount(x):
         """The number of set bits of a uint64, in one instruction."""
         return np.int64(_ctpop(np.uint64(x)))  # type: ignore[call-arg]  # numba passes the typing context
 
-    @kernel
+    @inlined
     def lsb(x):
         """The index of the lowest set bit of a non-zero uint64, in one instruction."""
         return np.int64(_cttz(np.uint64(x)))  # type: ignore[call-arg]  # numba passes the typing context
 
 
-@kernel
+@inlined
 def _record(frm, to, cap, ncap, majority, record, scratch, out_from, out_to, out_cap, routes, route_len):
     """Add one finished capture of ``ncap`` pieces (plain moves are listed by ``plain_moves``)."""
     st = scratch[S_STATE]
@@ -102,7 +102,7 @@ def _record(frm, to, cap, ncap, majority, record, scratch, out_from, out_to, out
     st[0] = n + 1
 
 
-@kernel
+@inlined
 def _piece_captures(frm, them, empty, d_lo, d_hi, flying, stop_mask, nbr, majority, record, scratch, capstk,
                     out_from, out_to, out_cap, routes, route_len):
     """Every capture of the piece on ``frm``, depth first with an explicit stack (numba can't cache
@@ -171,7 +171,7 @@ def _piece_captures(frm, them, empty, d_lo, d_hi, flying, stop_mask, nbr, majori
         dir_s[k] = d + 1
 
 
-@kernel
+@inlined
 def _jumpers(pieces, them, empty, d_lo, d_hi, w):
     """The pieces among ``pieces`` with an adjacent enemy piece and an empty square beyond it in one of
     the directions d_lo..d_hi-1 (directions 0, 1 shift right by w+1, w; directions 2, 3 shift left by w, w+1)."""
@@ -185,7 +185,7 @@ def _jumpers(pieces, them, empty, d_lo, d_hi, w):
     return out
 
 
-@kernel
+@inlined
 def plain_moves(men, my_kings, empty, color, w, flying, nbr, out_from, out_to, out_cap):
     """The moves that capture nothing: each man of ``men`` one square forward (White up = right shifts,
     Black down = left shifts), each king of ``my_kings`` one square in any direction, or any distance
@@ -222,7 +222,7 @@ def plain_moves(men, my_kings, empty, color, w, flying, nbr, out_from, out_to, o
     return n
 
 
-@kernel
+@inlined
 def generate(us, them, kings, color, rules, masks, nbr, record, scratch, capstk, out_from, out_to, out_cap, routes,
              route_len):
     """All legal moves of the side ``color`` (0 white, 1 black) owning ``us``. Returns the count."""
@@ -278,7 +278,7 @@ def new_scratch():
     return np.zeros((6, MAX_PATH), dtype=np.int64), np.zeros((2, MAX_PATH), dtype=np.uint64)
 
 
-@kernel
+@inlined
 def has_capture(us, them, kings, color, rules, masks, nbr):
     """Whether the side ``color`` owning ``us`` has a capture: some piece has a first jump (cheaper than
     generating the moves). A flying king's first jump: the first piece along a diagonal is an enemy
@@ -308,7 +308,7 @@ def has_capture(us, them, kings, color, rules, masks, nbr):
     return False
 
 
-@kernel
+@inlined
 def count_moves(us, them, kings, color, rules, masks, nbr, scratch, capstk, out_from, out_to, out_cap, routes,
                 route_len):
     """How many legal moves ``generate`` would return (perft's bulk count at the last ply): men's steps
@@ -335,7 +335,7 @@ def count_moves(us, them, kings, color, rules, masks, nbr, scratch, capstk, out_
     return n + plain_moves(ZERO, my_kings, empty, color, w, True, nbr, out_from, out_to, out_cap)
 
 
-@kernel
+@inlined
 def make_move(white, black, kings, color, frm, to, cap, masks):
     """The bitboards after ``color`` plays (frm, to, cap). Returns (white, black, kings)."""
     fb = ONE << np.uint64(frm)
