@@ -53,6 +53,7 @@ class Interface(Painter):
         super().__init__(pygame.Surface(size, pygame.SRCALPHA), layout)
         self.mouse: tuple[int, int] = (-1, -1)
         self.full_page = False  # the help screen fills the window: no board under it
+        self._menu = False  # the layout is the mode screen's (compute_layout's ``menu``)
         self.keys_shown = False  # the keys card ("?") is over everything
         self.help = HelpScreen()
         self.redrawn: list[pygame.Rect] = []  # what the last render() redrew
@@ -70,15 +71,18 @@ class Interface(Painter):
     # --- queries --------------------------------------------------------------------------------
 
     def resize(self, size: tuple[int, int]) -> None:
-        self.layout = compute_layout(*size, side=self.layout.side)
+        self.layout = compute_layout(*size, side=self.layout.side, menu=self._menu)
         self.surface = pygame.Surface((self.layout.width, self.layout.height), pygame.SRCALPHA)
         self._panel_key = self._bars_key = None
 
     def _follow_evaluation(self, c: Controller) -> None:
-        """The strip for the evaluation bar beside the board, while it is shown."""
+        """The strip for the evaluation bar beside the board, while it is shown; the mode screen's
+        arrangement (its panel beside the board wherever that leaves the board as large)."""
         side = study.EVAL_STRIP_W if study.shows_evaluation(c) else 0
-        if side != self.layout.side:
-            self.layout = compute_layout(self.layout.width, self.layout.height, side=side)
+        menu = c.screen is Screen.MODE
+        if side != self.layout.side or menu != self._menu:
+            self._menu = menu
+            self.layout = compute_layout(self.layout.width, self.layout.height, side=side, menu=menu)
             self._panel_key = self._bars_key = None
 
     def hit_at(self, pos) -> Hit | None:

@@ -391,3 +391,19 @@ def test_arrange_gives_the_leftover_to_fill_sections_and_drops_optional_ones_tha
     assert [(p.section.name, p.y, p.h) for p in placed] == [("a", 0, 100), ("spacer", 110, 10), ("b", 130, 40)]
     placed = arrange([(a, 300), (spacer, 0), (b, 40)], 170, gap=10)
     assert placed[-1].y + placed[-1].h == 360, "too tall: the column scrolls"
+
+
+@pytest.mark.parametrize("size", [(640, 480), (660, 500)])
+def test_the_mode_screen_keeps_its_panel_beside_where_the_game_puts_it_below(size, make):
+    """The mode screen is read, not played on: at 640x480 its panel stays beside the board, so the
+    levels are on the first screen without scrolling; the game there puts the panel below."""
+    c = Controller()
+    ui = drawn(size, c, None)
+    ui.render(c, 0.0)
+    assert not ui.layout.narrow
+    for level in ("level:easy", "level:medium", "level:hard"):
+        hit = next(h for h in ui.hits if h.id == level)
+        assert ui.surface.get_rect().contains(hit.rect), level
+    game = make()
+    ui.render(game, 0.0)
+    assert ui.layout.narrow, "in the game, the board first"
