@@ -241,6 +241,7 @@ TRANSITIONS: dict[type, On] = {
     it.OpenListedGame: On((Browsing,), "_open_listed", NOT_BROWSING),
     # the window's reports
     it.ClipboardUnavailable: On((*EVERYWHERE, *QUESTIONS, ReadingHelp), "_clipboard_unavailable"),
+    it.Greyed: On(EVERYWHERE, "_greyed", "Nothing here can be pressed"),
 }
 
 
@@ -698,6 +699,10 @@ class Controller:
         assert game is not None
         return self._apply(self.hand.drop(intent.start, intent.square, self.legal_moves(), game.position))
 
+    def _greyed(self, intent: it.Greyed) -> Refused:
+        """A greyed control pressed: it says why it does nothing now, as a refused move does."""
+        return Refused(intent.reason, said=True)
+
     def _deselect(self, intent: it.Deselect) -> None:
         self.hand.deselect()
         self.notice = None
@@ -1092,11 +1097,11 @@ class Controller:
 
     def online_refusal(self) -> str | None:
         """Why "Play someone online" can't look for an opponent now (None: it can)."""
-        if self.friend_play.rooms is None:
-            return "Someone can be played online once the rules engine has loaded"
         if not self.settings.room_server.strip():
             return ("Play someone online needs a room server that both players reach: give its address under "
                     "Settings, “Room server”, or run one (checkers3d-server, see the README)")
+        if self.friend_play.rooms is None:
+            return "Someone can be played online once the rules engine has loaded"
         return None
 
     def _play_online(self, intent: it.PlayOnline) -> Refused | None:

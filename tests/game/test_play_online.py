@@ -82,7 +82,9 @@ def test_without_a_room_server_the_button_is_greyed_and_says_what_to_do(tmp_path
         ui = Interface((1920, 1080))  # room for the words under the button
         ui.render(c, 0.0)
         button = next(h for h in ui.hits if h.id == "online:play")
-        assert button.intent == it.PlayOnline()
+        assert not button.enabled and "room server" in button.why, "greyed, with the reason"
+        c.handle(button.press)
+        assert "room server" in c.notice, "a press says why"
         assert "Needs a room server both players reach" in " ".join(w.label for w in ui.widgets if w.label)
         c.handle(it.PlayOnline())
         assert isinstance(c.phase, ChoosingMode), "nobody is waited for"
@@ -180,21 +182,21 @@ def test_a_relaunch_returns_to_the_paired_game_with_the_opponents_nickname(tmp_p
         again.close()
 
 
-def test_a_friends_room_has_the_clock_only_when_the_setting_says_so(tmp_path, make_player):
+@pytest.mark.parametrize("clock", [False, True])
+def test_a_friends_room_has_the_clock_only_when_the_setting_says_so(tmp_path, make_player, clock):
     from game.play.phases import EnteringServer, WaitingForFriend
 
-    for clock in (False, True):
-        host, guest = make_player(f"host-{clock}"), make_player(f"guest-{clock}")
-        host.handle(it.EditServer())
-        if clock:
-            host.handle(it.ToggleSetting("friend_clock"))
-            assert "Clock in games with a friend: on" in words(host)
-        assert isinstance(host.phase, EnteringServer)
-        host.handle(it.Cancel())
-        assert Storage(tmp_path / f"host-{clock}").load_settings().friend_clock is clock
-        host.handle(it.PlayFriend())
-        pump(host, until=lambda: isinstance(host.phase, WaitingForFriend) and host.phase.link, what="the link")
-        guest.handle(it.JoinRoom(host.phase.link))
-        pump(host, guest, until=lambda: host.vs_friend and guest.vs_friend, what="both in the game")
-        for c in (host, guest):
-            assert (c.friend_play.friend.session.clock() is not None) is clock
+    host, guest = make_player("host"), make_player("guest")
+    host.handle(it.EditServer())
+    if clock:
+        host.handle(it.ToggleSetting("friend_clock"))
+        assert "Clock in games with a friend: on" in words(host)
+    assert isinstance(host.phase, EnteringServer)
+    host.handle(it.Cancel())
+    assert Storage(tmp_path / "host").load_settings().friend_clock is clock
+    host.handle(it.PlayFriend())
+    pump(host, until=lambda: isinstance(host.phase, WaitingForFriend) and host.phase.link, what="the link")
+    guest.handle(it.JoinRoom(host.phase.link))
+    pump(host, guest, until=lambda: host.vs_friend and guest.vs_friend, what="both in the game")
+    for c in (host, guest):
+        assert (c.friend_play.friend.session.clock() is not None) is clock
