@@ -143,7 +143,7 @@ class Side:
             c.phase = ChoosingMode(left=HumanToMove(Game.from_dict(s["game"]), self.mode()))
         ui = Interface(SIZE)
         ui.render(c, 0.0)
-        return {h.id: h.rect.center for h in ui.hits if h.enabled}
+        return {h.id: h.rect.center for h in ui.hits if h.enabled or h.why}  # (greyed: this one has no settings)
 
     def mode(self) -> Mode:
         s = self.saved()
