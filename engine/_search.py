@@ -484,7 +484,7 @@ def search(tables, memory, stack, output, request):
             is_king = (nk >> np.uint64(to)) & ONE
             key = bfr[B_KEY, ply] ^ zob[2 * c + np.int64(was_king), frm] ^ zob[2 * c + np.int64(is_king), to] \
                 ^ zob[4, 0]
-            cb = cap
+            cb = cap & masks[M_VALID]  # the captured squares (not _movegen.CROWNED)
             while cb:
                 sq = lsb(cb)
                 cb &= cb - ONE

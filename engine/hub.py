@@ -47,7 +47,7 @@ import numpy as np
 
 from .game import Game
 from .position import IllegalMoveError, InvalidFenError, Move, Position
-from .variants import INTERNATIONAL, VARIANTS, Color, Variant, variant_named
+from .variants import ALL_VARIANTS, INTERNATIONAL, Color, Variant, variant_named
 
 if TYPE_CHECKING:
     from .search import Searcher  # imported when first used: it loads the search kernels
@@ -276,7 +276,7 @@ class HubEngine:
         if command == "hub":
             self.write(format_line("id", name=NAME, version=VERSION, author=AUTHOR))
             self.write(format_line("param", name="variant", value=self.variant.name, type="enum",
-                                   values=" ".join(VARIANTS)))
+                                   values=" ".join(ALL_VARIANTS)))
             self.write(format_line("param", name="tt-size", value=self.tt_size_mb, type="int", min=1, max=4096))
             self.write("wait")
         elif command == "set-param":

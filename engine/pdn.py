@@ -63,7 +63,7 @@ from typing import IO, TextIO
 
 from .game import DrawOfferError, Game
 from .position import IllegalMoveError, InvalidFenError, Move, Position
-from .variants import AMERICAN, INTERNATIONAL, VARIANTS, Color, Variant
+from .variants import ALL_VARIANTS, AMERICAN, INTERNATIONAL, VARIANTS, Color, Variant
 
 MAX_PLIES = 5000  # moves kept per game; far beyond any real game (the draw rules end games long before)
 MAX_GAME_CHARS = 2_000_000  # text kept per game (tags, moves, comments); the rest of such a game is skipped
@@ -449,7 +449,7 @@ def variant_of_game_type(value: str) -> Variant:
     if not parts[0].isdigit():
         raise PdnVariantError(f"GameType {value!r} can't be read (expected a number such as 20 or 21)", value)
     number = int(parts[0])
-    variant = next((v for v in VARIANTS.values() if v.pdn_game_type == number), None)
+    variant = next((v for v in ALL_VARIANTS.values() if v.pdn_game_type == number), None)
     if variant is None:
         name = GAME_TYPES.get(number, "an unknown game")
         raise PdnVariantError(f"GameType {value!r} is {name}, a rule set this program doesn't play", value)

@@ -42,7 +42,7 @@ from typing import Any
 import numpy as np
 
 from .game import Game
-from .variants import VARIANTS, Variant, variant_named
+from .variants import ALL_VARIANTS, Variant, variant_named
 
 
 def _play(variant_name: str, index: int, seed: int, nodes: int, random_plies: int, max_plies: int):
@@ -50,7 +50,7 @@ def _play(variant_name: str, index: int, seed: int, nodes: int, random_plies: in
     from .openings import openings_for
     from .search import Limits
 
-    variant = VARIANTS[variant_name]
+    variant = ALL_VARIANTS[variant_name]
     searcher = _searcher()
     searcher.new_game()
     rng = random.Random(seed * 1_000_003 + index)

@@ -146,6 +146,12 @@ class PdnFiles:
         if pdn.variant is None or (pdn.error is not None and not pdn.moves):
             self.c.illegal(f"Can't open it: {pdn.error}")
             return
+        from engine import VARIANTS
+        from engine.pdn import GAME_TYPES
+
+        if pdn.variant.name not in VARIANTS:  # the engine reads it, but the window doesn't offer that game yet
+            self.c.illegal(f"Can't open it: {GAME_TYPES[pdn.variant.pdn_game_type]} is not among the games offered here")
+            return
         try:
             game = pdn.to_game()
         except PdnError as err:
