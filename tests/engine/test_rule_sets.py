@@ -10,9 +10,11 @@ test_oracle.py. Positions are given in each rule set's own square numbers, or wi
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 
+import numpy as np
 import pytest
 
 from engine import Color, Position, variant_named
@@ -331,3 +333,92 @@ def test_the_whole_engine_plays_it(name, capsys):
 def test_fen_takes_algebraic_squares():
     russian = variant_named("russian")
     assert Position.from_fen(russian, "W:Wa1,Kc3:Bh8") == Position.from_fen(russian, "W:W29,K22:B4")
+
+
+def _random_kings_ending(variant, rng: random.Random) -> Position:
+    """Kings and a few men: a lone king against 1-4 pieces, or kings on both sides (4-7 pieces), men
+    never on their own crowning row; either side to move."""
+    squares = list(range(1, variant.squares + 1))
+    rng.shuffle(squares)
+    crowning = {Color.WHITE: {sq for sq in squares if square_coords(variant, sq)[1] == (
+        variant.size - 1 if variant.first_player is Color.WHITE else 0)}}
+    crowning[Color.BLACK] = {sq for sq in squares if square_coords(variant, sq)[1] == (
+        0 if variant.first_player is Color.WHITE else variant.size - 1)}
+    lists: dict[Color, list[str]] = {Color.WHITE: [], Color.BLACK: []}
+    weak = rng.choice((Color.WHITE, Color.BLACK))
+    counts = {weak: (rng.choice((1, 1, 2, 3)), 0), weak.opponent: (rng.randint(1, 4), rng.randint(0, 2))}
+    for color, (kings, men) in counts.items():
+        for i in range(kings + men):
+            sq = next(s for s in squares if i < kings or s not in crowning[color])
+            squares.remove(sq)
+            lists[color].append(f"K{sq}" if i < kings else str(sq))
+    turn = rng.choice("WB")
+    return Position.from_fen(variant, f"{turn}:W{','.join(lists[Color.WHITE])}:B{','.join(lists[Color.BLACK])}")
+
+
+@pytest.mark.parametrize("name", ["russian", "brazilian", "pool"])
+def test_game_and_search_count_the_endgame_draws_alike(name):
+    """The search's counters (set up from the record as Searcher does, then carried by the kernel step
+    it runs after every move) give the record's plies until the draw at every ply of random endings."""
+    from engine._draws import NO_GROUP, endgame_rule
+    from engine.search import root_endgame_count
+
+    v = variant_named(name)
+    rule, quiet_limit = endgame_rule(v), 2 * v.quiet_limit_moves
+    rng = random.Random(5)
+    reasons: dict[str, int] = {}
+    for _ in range(60):
+        game = Game(v, _random_kings_ending(v, rng))
+        while not game.is_over and game.ply < 200:
+            pos = game.position
+            safe = [m for m in pos.legal_moves() if not pos.play(m).has_capture()]
+            game.play(rng.choice(safe if safe and rng.random() < 0.9 else pos.legal_moves()))
+        record = Game(v, game.start)
+        quiet = record.quiet_plies
+        group, draw_at = root_endgame_count(record)
+        for k, move in enumerate(game.moves, start=1):
+            before = record.position
+            record.play(move)
+            after = record.position
+            irreversible = move.is_capture or not before.piece_at(move.start).king
+            quiet, group, draw_at = K.child_counters(quiet, group, draw_at, k - 1, irreversible, np.uint64(after.white),
+                                                     np.uint64(after.black), np.uint64(after.kings), rule)
+            left = -1 if group == NO_GROUP else int(draw_at) - k
+            until = quiet_limit - int(quiet) if left < 0 else min(quiet_limit - int(quiet), left)
+            if record.outcome is None:
+                assert until == record.plies_until_draw, (game.to_dict(), k)
+            elif record.outcome.reason in (Reason.MOVE_LIMIT, Reason.ENDGAME_RULE):
+                assert K.is_drawn_by_limits(quiet, k, draw_at, quiet_limit), (game.to_dict(), k)
+        if game.outcome is not None:
+            reasons[game.outcome.reason] = reasons.get(game.outcome.reason, 0) + 1
+    assert reasons.get(Reason.ENDGAME_RULE, 0) >= 3 and reasons.get(Reason.MOVE_LIMIT, 0) >= 3, reasons
+
+
+@pytest.mark.parametrize("name", ["spanish", "italian", "czech", "thai"])
+def test_endgame_tables_are_built_and_agree_with_the_moves(name, tmp_path):
+    """The rule sets without endgame counts get tables as American checkers does; each position's value
+    agrees with those of its moves (the verify pass replays every move with the rule set's generator)."""
+    from engine import egdb
+
+    v = variant_named(name)
+    assert egdb.supports(v)
+    info = egdb.build(v, pieces=3, directory=tmp_path)
+    assert info["pieces"] == 3 and egdb.verify(v, tmp_path) == 0
+    tables = egdb.load(v, tmp_path)
+    assert tables is not None
+    # two kings against one, White to move, nothing to capture: won nearly always where kings are short
+    # (Italian) or land just beyond what they take (Thai: "two kings are sufficient to capture a lone
+    # one", mindsports), seldom against a flying king (Spanish, Czech)
+    values = [tables.probe(pos).value for a, b, c in itertools.permutations(range(1, 33), 3) if a < b
+              for pos in [Position.from_fen(v, f"W:WK{a},K{b}:BK{c}")] if not pos.has_capture()]
+    share = values.count("win") / len(values)
+    assert (share > 0.99) if name in ("italian", "thai") else (0.05 < share < 0.2), share
+
+
+def test_no_endgame_tables_where_the_solver_does_not_know_the_counts():
+    from engine import egdb
+
+    for name in ("russian", "brazilian", "pool"):
+        assert not egdb.supports(variant_named(name))
+        with pytest.raises(ValueError, match="endgame rules"):
+            egdb.build(variant_named(name), pieces=2)
