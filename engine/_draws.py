@@ -100,7 +100,7 @@ def endgame_group(white, black, kings):
 def endgame_class(white, black, kings, rule):
     """(group, limit plies, lone side or -1) of the material under ``rule``: the group with the count it
     starts (WATCH set where the main diagonal is watched, and under ``rule.restart`` the material's counts
-    in the bits from 16 on), or (NO_GROUP, 0, -1)."""
+    in the bits from 16 on), or (NO_GROUP, 0, -1) where no count runs."""
     for side in range(2):
         lone = white if side == 0 else black
         other = black if side == 0 else white
@@ -114,12 +114,10 @@ def endgame_class(white, black, kings, rule):
                 return _material(GROUP_KINGS | watch, white, black, kings, rule), rule.lone_vs_kings_plies, side
             if n == 3 and rule.lone_vs_three_plies > 0:
                 return GROUP_THREE, rule.lone_vs_three_plies, side
-            if watch != 0:
-                # 3 pieces against a lone king: only the main diagonal's count, or the both-kings one
-                total = n + 1
-                limit = rule.kings_few_plies if total <= 5 else rule.kings_many_plies
-                return _material((GROUP_KINGS_FEW if limit > 0 else NO_GROUP) | watch, white, black, kings, rule), \
-                    limit if limit > 0 else NO_LIMIT, side
+            if watch != 0 and rule.kings_few_plies > 0:
+                # 3 pieces, not all kings, against a lone king (FMJD-64): the both-kings count of 4 pieces,
+                # and the main diagonal watched (a rule set with neither has no count here)
+                return _material(GROUP_KINGS_FEW | watch, white, black, kings, rule), rule.kings_few_plies, side
     if (white & kings) != ZERO and (black & kings) != ZERO:
         total = popcount(white | black)
         if 4 <= total <= 5 and rule.kings_few_plies > 0:
@@ -159,10 +157,8 @@ def endgame_after(group, draw_at, ply, irreversible, white, black, kings, rule):
     if new_group != group:
         if base == GROUP_TWO and rule.restart == 0 and (group & 0xFF) == GROUP_THREE:
             draw_at = min(draw_at, ply + limit)  # 3 became 2: the 2-piece count, within the 3-piece one
-        elif limit < NO_LIMIT:
-            draw_at = ply + limit  # the material has just arisen (FMJD-64: the balance has just changed)
         else:
-            draw_at = NO_LIMIT  # a group that runs only the main diagonal's count, not begun yet
+            draw_at = ply + limit  # the material has just arisen (FMJD-64: the balance has just changed)
     if (new_group & WATCH) != 0 or base == GROUP_THREE:
         lone_side = white if lone == 0 else black
         other = black if lone == 0 else white

@@ -247,6 +247,21 @@ def test_russian_two_pieces_against_a_lone_king_draw_after_5_moves():
     assert _ended_after("brazilian", "W:WKa3,Kc1:BKb6") == (10, Reason.ENDGAME_RULE)
 
 
+def test_russian_two_piece_count_runs_on_through_a_crowning_and_starts_afresh_after_a_capture():
+    russian = variant_named("russian")
+    # FMJD-64 7.2.8: king and man against a king; the man crowns: the 5-move count runs on
+    game = Game(russian, Position.from_fen(russian, "W:WKa1,c7:BKh2"))
+    assert game.endgame_plies_left == 10
+    game.play("c7-d8")
+    assert game.endgame_plies_left == 9
+    # three kings against one, 30 plies left; the lone king takes one: 5 moves from there, the 15-move
+    # count of 7.2.4 no cap on it (FMJD 6.4 caps it by the 16 moves, test_game.py)
+    game = Game(russian, Position.from_fen(russian, "B:WKa1,Kc1,Kd6:BKe7"))
+    assert game.endgame_plies_left == 30
+    game.play("e7:c5")
+    assert game.endgame_plies_left == 10
+
+
 def test_russian_kings_endings_30_and_60_moves_and_a_capture_starts_afresh():
     # FMJD-64 7.2.6: both sides with kings, 4 or 5 pieces on the board: 30 moves; 6 or 7: 60
     russian = variant_named("russian")
