@@ -17,7 +17,27 @@ __all__ = [
     "AMERICAN", "INTERNATIONAL", "VARIANTS", "Color", "Variant", "variant_named",
     "Position", "Move", "Piece", "InvalidFenError", "IllegalMoveError", "InvalidSquareError",
     "parse_square", "square_coords", "square_name", "coords_square", "kernels_cached", "interpret_kernels",
+    "version", "mark_kernels_compiled",
 ]
+
+
+def mark_kernels_compiled() -> None:
+    """Record that this process has compiled or loaded the kernels it ran, so that
+    :func:`kernels_cached` says so to the next process (a warm-up calls this after running them)."""
+    from ._jit import mark_compiled
+
+    mark_compiled()
+
+
+def version() -> str:
+    """The installed game's version (pyproject.toml's, read from the package metadata), or
+    ``'unknown'`` in a source tree that was never installed."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("checkers3d")
+    except metadata.PackageNotFoundError:
+        return "unknown"
 
 
 def interpret_kernels() -> None:

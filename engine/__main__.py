@@ -5,36 +5,63 @@
     python -m engine bench [--json]
     python -m engine bestmove [--variant V] [--fen FEN] (--depth N | --movetime S | --level L) [--json]
     python -m engine game [--fen FEN] [--moves "11-15 23-19 ..."] [--json]
-    python -m engine hub [--variant american] [--tt-size MB]          (Scan's Hub protocol on stdin/stdout)
+    python -m engine hub [--variant american] [--tt-size MB]          (Scan's Hub protocol: checkers3d-engine)
     python -m engine match --a level=hard --b level=medium [--variant V] [--games N] [--concurrency N] [--json]
-    python -m engine pdn FILE... [--json] [--export OUT.pdn]
+    python -m engine pdn FILE... [--json] [--export OUT.pdn]           (PDN files: engine/pdn/)
     python -m engine egdb build [--variant V|all] [--pieces N]       (endgame tables, in the user's cache)
     python -m engine egdb probe [--variant V] --fen FEN [--plies-left N] [--json]
     python -m engine egdb info [--json]      |      python -m engine egdb verify [--variant V|all]
     python -m engine book build --variant american | probe [--moves "11-15 23-19"]   (the opening book)
     python -m engine tune generate|fit|hand --variant V ...           (the evaluation's weights: engine/tuning.py)
     python -m engine timeuse --level hard --moves 200 [--variant V]   (wall time and depth per move)
+
+Bad input is one line on stderr, ``error: ...``, and exit status 2: values out of their bounds and
+output files that can't be written are refused before any work starts (``engine/arguments.py``).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
+import stat
 import sys
+import tempfile
 import time
+from collections.abc import Sequence
+from typing import IO
 
 import numpy as np
 
-from . import _board
+from . import _board, version
 from ._movegen import perft
+from .arguments import TT_SIZE_MAX_MB, OneLineParser, folder, os_error_text, output_file, seconds, variant_arg, whole_number
 from .game import Game
 from .position import IllegalMoveError, InvalidFenError, Position
-from .variants import variant_named, variant_names
+from .variants import AMERICAN, INTERNATIONAL, Variant, variant_names
+
+PERFT_MAX_DEPTH = 40  # deeper than any count that finishes; a depth of 0 counts the position itself
+MAX_SEARCH_DEPTH = 96  # the search's own cap (search._MAX_DEPTH: MAX_PLY less room for extensions)
+
+
+def read_fen(variant: Variant, text: str) -> Position:
+    """The position of a FEN given on the command line; where an American FEN fails on a square
+    above 32 that International draughts has, the message suggests ``--variant international``."""
+    try:
+        return Position.from_fen(variant, text)
+    except InvalidFenError as err:
+        if variant is AMERICAN:
+            try:
+                Position.from_fen(INTERNATIONAL, text)
+            except InvalidFenError:
+                raise err from None
+            raise InvalidFenError(f"{err} (a 10x10 position? add --variant international)") from None
+        raise
 
 
 def _position(args) -> Position:
-    return Position.from_fen(args.variant, args.fen) if args.fen else Position.initial(args.variant)
+    return read_fen(args.variant, args.fen) if args.fen else Position.initial(args.variant)
 
 
 def run_perft(position: Position, depth: int) -> int:
@@ -79,11 +106,12 @@ def cmd_moves(args) -> int:
     questions. The exit status is 2 if any line was bad."""
     if args.fen == "-":
         status = 0
-        for line in sys.stdin:
-            if not line.strip():
+        for raw in sys.stdin:
+            line = raw.strip()
+            if not line:
                 continue
             try:
-                answer = json.dumps(moves_json(Position.from_fen(args.variant, line)))
+                answer = json.dumps(moves_json(read_fen(args.variant, line)))
             except InvalidFenError as err:
                 answer = json.dumps({"error": str(err)}) if args.json else f"error: {err}"
                 print(f"error: {err}", file=sys.stderr)
@@ -126,7 +154,7 @@ def cmd_game(args) -> int:
 
 
 def cmd_hub(args) -> int:
-    from .hub import main as hub_main  # imported here: it loads the search kernels
+    from .hub import main as hub_main
 
     return hub_main(args.variant, args.tt_size)
 
@@ -137,10 +165,15 @@ def cmd_match(args) -> int:
     return match_main(args)
 
 
-def _egdb_variants(name: str):
+def _egdb_variants(variant: Variant | None) -> list[Variant]:
     from .variants import VARIANTS
 
-    return list(VARIANTS.values()) if name == "all" else [variant_named(name)]
+    return list(VARIANTS.values()) if variant is None else [variant]
+
+
+def _egdb_variant(text: str) -> Variant | None:
+    """``--variant`` of egdb: a rule set, or ``all`` (None)."""
+    return None if text.strip().lower() == "all" else variant_arg(text)
 
 
 def cmd_egdb(args) -> int:
@@ -148,10 +181,15 @@ def cmd_egdb(args) -> int:
     from . import egdb
 
     if args.action == "build":
+        if args.dir is not None:  # made now, so that a folder that can't be is refused before the build
+            try:
+                os.makedirs(args.dir, exist_ok=True)
+            except OSError as err:
+                raise ValueError(f"can't make the tables' folder {args.dir!r}: {err.strerror or err}") from None
         if args.background:
             egdb.build_in_background(args.dir)
             return 0
-        if args.pieces is not None and args.variant == "all":
+        if args.pieces is not None and args.variant is None:
             raise ValueError("--pieces needs one --variant (american or international)")
         for variant in _egdb_variants(args.variant):
             egdb.build(variant, args.pieces, args.dir, progress=lambda text: print(text, flush=True))
@@ -165,7 +203,7 @@ def cmd_egdb(args) -> int:
         return 1 if wrong else 0
     if args.action == "info":
         rows = []
-        for variant in _egdb_variants("all"):
+        for variant in _egdb_variants(None):
             info = egdb.read_info(variant, args.dir)
             if info is not None:
                 rows.append({k: info[k] for k in ("variant", "pieces", "positions", "wld_bytes", "dist_bytes", "seconds",
@@ -182,17 +220,15 @@ def cmd_egdb(args) -> int:
             print(f"{name:<13} the default {egdb.DEFAULT_PIECES[name]}-piece tables are not built "
                   f"(python -m engine egdb build --variant {name})")
         return 0
-    # probe
-    if args.variant == "all":
-        raise ValueError("probe needs one --variant")
-    variant = variant_named(args.variant)
+    # probe: one variant, American unless told
+    variant = AMERICAN if args.variant is None else args.variant
     tables = egdb.load(variant, args.dir)
     if tables is None:
         raise ValueError(f"no {variant.name} endgame tables in {egdb.egdb_dir(args.dir)}: "
                          f"build them with python -m engine egdb build --variant {variant.name}")
     if not args.fen:
         raise ValueError("probe needs --fen")
-    pos = Position.from_fen(variant, args.fen)
+    pos = read_fen(variant, args.fen)
     found = tables.probe(pos, args.plies_left)
     if found is None:
         raise ValueError(f"{pos.fen()} is not in the tables ({tables.pieces} pieces at most, a piece on each side)")
@@ -236,7 +272,10 @@ def cmd_bestmove(args) -> int:
     pos = _position(args)
     if not pos.legal_moves():
         raise ValueError(f"no legal move in {pos.fen()}")
-    searcher = Searcher(args.tt_size, endgame_tables=True)
+    try:
+        searcher = Searcher(args.tt_size, endgame_tables=True)
+    except (MemoryError, OSError):  # the table is an anonymous mapping: ENOMEM is an OSError
+        raise ValueError(f"not enough memory for a {args.tt_size} MB transposition table: try a smaller --tt-size") from None
     searcher.warm_up()
     game = Game(pos.variant, pos)
     if args.level:
@@ -258,24 +297,143 @@ def cmd_bestmove(args) -> int:
     return 0
 
 
-def cmd_pdn(args) -> int:
-    from .pdn import run_command
+# --- python -m engine pdn ----------------------------------------------------------------------------
 
-    return run_command(args.files, args.json, args.export)
+
+def cmd_pdn(args) -> int:
+    """``python -m engine pdn FILE... [--json] [--export OUT]``: one line (or JSON object) per game on
+    stdout; with ``--export``, the games of our rule sets written to OUT, normalised (a game cut short
+    by a problem keeps the moves before it and a comment saying what stopped it). Exit status 0 when
+    every game was read to its end, 1 otherwise, 2 when OUT can't be written."""
+    from .pdn import PdnFileError, read_file
+
+    export = args.export
+    if export and any(os.path.exists(p) and os.path.exists(export) and os.path.samefile(p, export) for p in args.files):
+        raise ValueError(f"{export!r} is one of the files read; export to another file")
+    sink = _Export(export) if export else None
+    status, written, left_out = 0, 0, 0
+    try:
+        for path in args.files:
+            try:
+                for game in read_file(path):
+                    if game.error is not None:
+                        status = 1
+                    print(json.dumps(_game_summary(path, game), ensure_ascii=False) if args.json
+                          else _summary_line(path, game), flush=True)
+                    if sink is not None and game.start is None:
+                        left_out += 1
+                    elif sink is not None:
+                        if game.error is not None:
+                            game = game.annotate(len(game.moves) - 1 if game.moves else None,
+                                                 comment=f"not read further: {game.error}")
+                        sink.write(game.pdn())
+                        written += 1
+            except PdnFileError as error:
+                print(f"error: {error}", file=sys.stderr)
+                status = 1
+        if sink is not None:
+            sink.close(keep=not (status == 1 and written == 0 and left_out == 0))
+    except BrokenPipeError:  # the reader stopped listening (| head): stop quietly
+        sys.stdout = open(os.devnull, "w")  # so that the interpreter's last flush can't fail
+        if sink is not None:
+            sink.close(keep=False)
+        return 1
+    except OSError as err:  # a full disk, a device that takes nothing
+        if sink is not None:
+            sink.close(keep=False)
+        raise ValueError(f"can't write {export!r}: {os_error_text(err)}") from None
+    if sink is not None:
+        if sink.kept:
+            lost = f"; {left_out} of other rule sets left out" if left_out else ""
+            print(f"wrote {written} games to {export}{lost}", file=sys.stderr)
+        else:
+            print(f"nothing written to {export}", file=sys.stderr)
+    return status
+
+
+class _Export:
+    """Where ``pdn --export`` writes. The path is followed through symbolic links (the link stays, its
+    target gets the games). A regular file, or a new one, is written to a temporary file beside it
+    that replaces it once all is written (a failed export leaves the old file as it was); it keeps
+    the old file's mode, and a new file gets the mode the umask gives (as the shell's ``>`` does).
+    Anything else (a FIFO, a device, ``/dev/stdout``) is written through as it is, as it comes."""
+
+    def __init__(self, path: str):
+        self.target = os.path.realpath(path)
+        self.kept = False
+        self._temporary: str | None = None
+        if os.path.exists(self.target) and not os.path.isfile(self.target):
+            self._file: IO[str] = open(self.target, "w", encoding="utf-8", newline="\n")
+            return
+        if os.path.exists(self.target):
+            mode = stat.S_IMODE(os.stat(self.target).st_mode)
+        else:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        fd, self._temporary = tempfile.mkstemp(prefix=".pdn-", suffix=".tmp", dir=os.path.dirname(self.target))
+        os.fchmod(fd, mode)
+        self._file = os.fdopen(fd, "w", encoding="utf-8", newline="\n")
+
+    def write(self, text: str) -> None:
+        self._file.write(text)
+
+    def close(self, keep: bool) -> None:
+        """Finish: with ``keep`` the games are in place (the temporary file replaces the target),
+        else the temporary file is removed. Closing a FIFO or a device may raise OSError (the data
+        written could not all go)."""
+        if self._file.closed:
+            return
+        try:
+            self._file.close()
+        except OSError:
+            keep = False
+            raise
+        finally:
+            if self._temporary is not None:
+                if keep:
+                    os.replace(self._temporary, self.target)
+                else:
+                    os.unlink(self._temporary)
+            self.kept = keep
+
+
+def _game_summary(path: str, game) -> dict:
+    """What ``python -m engine pdn --json`` prints for a game."""
+    return {"file": path, "index": game.index, "tags": game.tags, "variant": game.variant_name,
+            "plies": game.plies, "fen": game.end.fen() if game.end is not None else None,
+            "result": game.result, "error": str(game.error) if game.error else None, "warnings": list(game.warnings)}
+
+
+def _summary_line(path: str, game) -> str:
+    white, black = game.players
+    fen = game.end.fen() if game.end is not None else "-"
+    line = f"{path} #{game.index}: {game.variant_name}, {white} - {black}, {game.plies} plies, {game.result}, {fen}"
+    return line + (f"; error: {game.error}" if game.error else "")
+
+
+# --- the parser --------------------------------------------------------------------------------------
 
 
 def add_common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--variant", type=variant_named, default="american", help=f"one of {variant_names()}")
+    p.add_argument("--variant", type=variant_arg, default="american", help=f"one of {variant_names()}")
     p.add_argument("--fen", help="PDN FEN of the position (default: the start position)")
     p.add_argument("--json", action="store_true", help="print one JSON object per line")
 
 
+def _tt_size_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--tt-size", type=whole_number(1, TT_SIZE_MAX_MB, "MB"), default=64, metavar="MB",
+                   help=f"transposition table size in MB, 1 to {TT_SIZE_MAX_MB} (default 64)")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m engine", description="Checkers 3D rules and search engine")
+    parser = OneLineParser(prog="python -m engine", description="Checkers 3D rules and search engine")
+    parser.add_argument("--version", action="version", version=f"%(prog)s (checkers3d) {version()}")
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("perft", help="count leaf nodes of the move tree")
     add_common(p)
-    p.add_argument("--depth", type=int, required=True)
+    p.add_argument("--depth", type=whole_number(0, PERFT_MAX_DEPTH, "plies"), required=True,
+                   help=f"plies, 0 to {PERFT_MAX_DEPTH}")
     p.add_argument("--divide", action="store_true", help="also print the count below each root move")
     p.set_defaults(func=cmd_perft)
     p = sub.add_parser("moves", help="list the legal moves (--fen - reads one FEN a line from stdin)")
@@ -288,20 +446,20 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("bestmove", help="search one position: --depth N, --movetime SECONDS or --level L")
     add_common(p)
     how = p.add_mutually_exclusive_group(required=True)
-    how.add_argument("--depth", type=int, help="plies")
-    how.add_argument("--movetime", type=float, help="seconds")
+    how.add_argument("--depth", type=whole_number(1, MAX_SEARCH_DEPTH, "plies"), help=f"plies, 1 to {MAX_SEARCH_DEPTH}")
+    how.add_argument("--movetime", type=seconds, help="seconds (above 0)")
     how.add_argument("--level", choices=("easy", "medium", "hard"), help="a computer level")
     p.add_argument("--seed", type=int, default=None, help="random seed for --level (variety, Easy's random moves)")
-    p.add_argument("--tt-size", type=int, default=64, help="transposition table size in MB (default 64)")
+    _tt_size_argument(p)
     p.set_defaults(func=cmd_bestmove)
     p = sub.add_parser("game", help="play moves from the position and print the outcome and draw counts")
     add_common(p)
     p.add_argument("--moves", default="", help='moves separated by spaces, e.g. "11-15 23-19"')
     p.set_defaults(func=cmd_game)
-    p = sub.add_parser("hub", help="speak Scan's Hub protocol (version 2) on stdin and stdout")
-    p.add_argument("--variant", type=variant_named, default="international",
-                   help=f"one of {variant_names()}; default international; the GUI may change it with set-param")
-    p.add_argument("--tt-size", type=int, default=64, help="transposition table size in MB (default 64)")
+    p = sub.add_parser("hub", help="speak Scan's Hub protocol (version 2) on stdin and stdout (as checkers3d-engine)")
+    from .hub import add_arguments as add_hub_arguments
+
+    add_hub_arguments(p)
     p.set_defaults(func=cmd_hub)
     p = sub.add_parser("match", help="two configurations play each other from an opening set, colours swapped")
     add_common(p)
@@ -312,19 +470,20 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("pdn", help="read PDN files: one line per game (rule set, plies, final FEN, result, error)")
     p.add_argument("files", nargs="+", metavar="FILE")
     p.add_argument("--json", action="store_true", help="print one JSON object per game")
-    p.add_argument("--export", metavar="OUT", help="write the games read to OUT, normalised")
+    p.add_argument("--export", metavar="OUT", type=output_file,
+                   help="write the games read to OUT, normalised (through a link, a FIFO or a device as it is)")
     p.set_defaults(func=cmd_pdn)
     p = sub.add_parser("egdb", help="endgame tables: build, probe, info, verify")
     p.add_argument("action", choices=("build", "probe", "info", "verify"))
-    p.add_argument("--variant", default="all",
+    p.add_argument("--variant", type=_egdb_variant, default=None,
                    help="a rule set the tables can hold (american, international, spanish, italian, czech, thai) or "
-                        "all: the window's two games (build, info, verify)")
+                        "all: the window's two games (build, info, verify: default all; probe: default american)")
     p.add_argument("--pieces", type=int, default=None,
                    help="build up to this many pieces (default 5 on 8x8, 4 International)")
     p.add_argument("--fen", help="probe: the position")
-    p.add_argument("--plies-left", type=int, default=None,
+    p.add_argument("--plies-left", type=whole_number(0), default=None,
                    help="probe: plies left on the International endgame count (default: a fresh count)")
-    p.add_argument("--dir", default=None, help="where the tables are (default: the user's cache directory)")
+    p.add_argument("--dir", type=folder, default=None, help="where the tables are (default: the user's cache directory)")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--background", action="store_true",
                    help="build: the missing default tables at low priority, ending with the parent process")
@@ -346,13 +505,22 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv=None) -> int:
-    args = build_parser().parse_args(argv)
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; its exit status. Bad usage and bad input: one line ``error: ...`` on stderr,
+    status 2 (argparse's exit is caught, so that a caller in the same process gets the status too)."""
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as done:  # --help, --version, or a usage error already printed
+        return done.code if isinstance(done.code, int) else 2
     try:
         return args.func(args)
     except ValueError as err:
         print(f"error: {err}", file=sys.stderr)
-        return 2
+    except MemoryError as err:
+        print(f"error: not enough memory{f' ({err})' if str(err) else ''}: try a smaller --tt-size", file=sys.stderr)
+    except OSError as err:  # a disk that fills up while writing; no memory for a table (ENOMEM)
+        print(f"error: {os_error_text(err)}", file=sys.stderr)
+    return 2
 
 
 if __name__ == "__main__":

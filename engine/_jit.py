@@ -1,5 +1,6 @@
 """The one decorator every kernel uses (nopython, cached on disk, releasing the GIL), where the
-compiled code is kept, and whether it is there (:func:`kernels_cached`); or, in a process that asks
+compiled code is kept, and whether it is there (:func:`kernels_cached`, from our own marker that
+:func:`mark_compiled` writes once a warm-up has run the kernels); or, in a process that asks
 for it (:func:`interpret`), no compiling at all: the kernels run as the plain Python they are.
 
 Interpreting serves the game's window process. It calls the move generator and the draw counter a
@@ -13,14 +14,23 @@ interpreted. ``tests/engine/test_interpreted.py`` holds them to the compiled res
 numba checks only a kernel's own source file when it loads a cached kernel, not the files of the
 kernels it calls and inlines: after an edit to ``_movegen.py`` (or an upgrade of the game) a cached
 search kernel would still run the old move generator. So the cache lives in a folder named after a
-hash of every kernel source file: any change to them starts a fresh cache. ``NUMBA_CACHE_DIR``, when
-set, is the parent of that folder; otherwise it is the user's cache directory.
+hash of every kernel source file and of the numba, llvmlite and Python versions that compile them:
+any change to them starts a fresh cache. Its parent is ``NUMBA_CACHE_DIR`` when set, else ``numba``
+in the game's cache directory: ``$CHECKERS3D_CACHE_DIR`` (the cache setting, as the endgame tables
+use it), else the platform's user cache directory (platformdirs: ``~/.cache/checkers3d`` on Linux,
+``~/Library/Caches/checkers3d`` on macOS, ``%LOCALAPPDATA%\\checkers3d\\Cache`` on Windows).
 """
 
 import hashlib
 import os
+import platform
+import sys
 from functools import lru_cache
+from importlib import metadata
 from pathlib import Path
+
+CACHE_ENV = "CHECKERS3D_CACHE_DIR"  # the game's cache setting (engine.egdb.cache_root reads it too)
+_MARKERS = {False: "compiled-rules", True: "compiled-search"}  # kernels_cached(search) -> marker file
 
 _interpreted = False  # see interpret()
 _decorated = False  # whether a kernel has been made in this process
@@ -41,19 +51,48 @@ def is_interpreted() -> bool:
     return _interpreted
 
 
-def _cache_dir() -> str | None:
+def cache_base() -> Path:
+    """The parent of the hashed cache folders: ``$NUMBA_CACHE_DIR``, else ``numba`` in the game's cache
+    directory (``$CHECKERS3D_CACHE_DIR`` or platformdirs' user cache directory)."""
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return Path(os.environ["NUMBA_CACHE_DIR"])
+    if os.environ.get(CACHE_ENV):
+        return Path(os.environ[CACHE_ENV]) / "numba"
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("checkers3d", appauthor=False)) / "numba"
+
+
+@lru_cache(maxsize=None)
+def _fingerprint() -> str:
+    """A hash of the kernel sources (every ``_*.py`` of the engine but ``__init__``/``__main__``) and of
+    what compiles them."""
     digest = hashlib.sha1()
     for path in sorted(Path(__file__).parent.glob("_*.py")):
-        digest.update(path.name.encode())
-        digest.update(path.read_bytes())
-    base = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "checkers3d", "numba")
-    folder = os.path.join(base, digest.hexdigest()[:16])
+        if not path.name.startswith("__"):
+            digest.update(path.name.encode())
+            digest.update(path.read_bytes())
+    for name in ("numba", "llvmlite"):
+        try:
+            digest.update(f"{name} {metadata.version(name)}".encode())
+        except metadata.PackageNotFoundError:
+            pass
+    digest.update(f"{sys.version} {platform.machine()}".encode())
+    return digest.hexdigest()[:16]
+
+
+def cache_folder() -> Path:
+    """Where numba keeps this game's compiled kernels (the folder may not exist yet)."""
+    return cache_base() / _fingerprint()
+
+
+def _cache_dir() -> str | None:
+    folder = cache_folder()
     try:
-        os.makedirs(folder, exist_ok=True)
+        folder.mkdir(parents=True, exist_ok=True)
     except OSError:  # nowhere to write: numba falls back to its own places
         return None
-    return folder
+    return str(folder)
 
 
 @lru_cache(maxsize=None)
@@ -75,20 +114,42 @@ def kernel(function):
 def kernels_cached(search: bool = False) -> bool:
     """Whether numba's cache holds the compiled move generator (and with ``search`` the search's
     kernels too) for the current sources, so that loading them takes a moment rather than a
-    compile (about half a minute); False when unsure. No public numba API says this: it reads the
-    cache index through the dispatchers' internals, and another numba version answers False. True
-    where the kernels are interpreted: nothing to load."""
+    compile (about half a minute): whether a warm-up has marked them compiled (:func:`mark_compiled`)
+    in the folder of these sources and this numba. No public numba API says what its cache holds, so
+    this is our own record. True where the kernels are interpreted: nothing to load."""
     if _interpreted:
         return True
-    try:
-        from . import _draws, _movegen
+    return all((cache_folder() / _MARKERS[level]).is_file() for level in ((False, True) if search else (False,)))
 
-        # numba's internals are not in its type hints
-        dispatchers: tuple = (_movegen.generate, _movegen.make_move, _draws.endgame_after)
-        if search:
-            from . import _egdb, _search
 
-            dispatchers += (_search.search, _search.gen_moves, _search.position_key, _egdb.probe, _egdb.slice_size)
-        return all(k._cache._cache_file._load_index() for k in dispatchers)
-    except Exception:
-        return False
+def _dispatchers(search: bool) -> tuple | None:
+    """The kernels of a level (the move generator; with ``search`` the search's too) that Python calls,
+    or None while a module of theirs is not imported in this process."""
+    names = ["engine._movegen", "engine._draws"] + (["engine._search", "engine._egdb"] if search else [])
+    if not all(name in sys.modules for name in names):
+        return None
+    from . import _draws, _movegen
+
+    found: tuple = (_movegen.generate, _movegen.make_move, _draws.endgame_after)
+    if search:
+        from . import _egdb, _search
+
+        found += (_search.search, _search.gen_moves, _search.position_key, _egdb.probe, _egdb.slice_size)
+    return found
+
+
+def mark_compiled() -> None:
+    """Record which levels of kernels (the move generator; the search's) this process has compiled or
+    loaded, so that numba's cache holds them: those whose every dispatcher has a compiled signature
+    (``Dispatcher.signatures``, numba's public record). A warm-up calls this once it has run the
+    kernels. Nothing is recorded where the kernels are interpreted; a cache folder that can't be
+    written is left alone (numba couldn't write there either)."""
+    if _interpreted or not _decorated:
+        return
+    for search, marker in _MARKERS.items():
+        dispatchers = _dispatchers(search)
+        if dispatchers is not None and all(k.signatures for k in dispatchers):
+            try:
+                (cache_folder() / marker).touch()
+            except OSError:
+                pass

@@ -47,10 +47,11 @@ from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
+from .arguments import input_file, output_file, variant_arg
 from .game import Game
 from .openings import openings_for
 from .position import IllegalMoveError, Move, Position
-from .variants import AMERICAN, INTERNATIONAL, Variant, variant_named, variant_names
+from .variants import AMERICAN, INTERNATIONAL, Variant, variant_names
 
 log = logging.getLogger(__name__)
 
@@ -111,11 +112,10 @@ def book_path(variant: Variant) -> Path:
     return Path(str(resources.files(__package__) / BOOK_DIR / f"{variant.name}.json"))
 
 
-@lru_cache(maxsize=None)
-def load_book(variant: Variant, path: str | None = None) -> Book:
-    """The variant's book, read once per process. Never raises: a missing or corrupt file gives an
-    empty book (and a warning in the log)."""
-    where = Path(path) if path is not None else book_path(variant)
+def read_book(variant: Variant, path: str | Path) -> Book:
+    """The book in the file ``path``; ValueError says why it can't be used (missing, not a book of
+    ``variant``, damaged)."""
+    where = Path(path)
     try:
         data = json.loads(where.read_text(encoding="utf-8"))
         if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("variant") != variant.name:
@@ -124,8 +124,20 @@ def load_book(variant: Variant, path: str | None = None) -> Book:
         if not isinstance(positions, dict):
             raise ValueError("its positions are not a table")
         return Book(variant, positions, int(data.get("depth", 0)))
-    except (OSError, ValueError, KeyError, TypeError) as err:
-        log.warning("no opening book for %s: can't use %s (%s)", variant.name, where, err)
+    except OSError as err:
+        raise ValueError(f"can't use {str(where)!r} as the {variant.name} book ({err.strerror or err})") from None
+    except (ValueError, KeyError, TypeError) as err:
+        raise ValueError(f"can't use {str(where)!r} as the {variant.name} book ({err})") from None
+
+
+@lru_cache(maxsize=None)
+def load_book(variant: Variant, path: str | None = None) -> Book:
+    """The variant's book, read once per process. Never raises: a missing or corrupt file gives an
+    empty book (and a warning in the log)."""
+    try:
+        return read_book(variant, path if path is not None else book_path(variant))
+    except ValueError as err:
+        log.warning("no opening book for %s: %s", variant.name, err)
         return Book(variant)
 
 
@@ -226,25 +238,25 @@ def write(data: dict, path: Path) -> None:
 def add_arguments(p: argparse.ArgumentParser) -> None:
     sub = p.add_subparsers(dest="book_command", required=True)
     b = sub.add_parser("build", help="search the book's positions and write the book file")
-    b.add_argument("--variant", type=variant_named, required=True, help=f"one of {variant_names()}")
+    b.add_argument("--variant", type=variant_arg, required=True, help=f"one of {variant_names()}")
     b.add_argument("--depth", type=int, default=None, help=f"search depth (default {DEPTH}, the others {OTHER_DEPTH})")
     b.add_argument("--line-plies", type=int, default=None,
                    help=f"best line after each opening (default {LINE_PLIES}, the others {OTHER_LINE_PLIES})")
     b.add_argument("--tree-plies", type=int, default=TREE_PLIES,
                    help=f"every answer to the book's moves for this many plies from the start (default {TREE_PLIES})")
     b.add_argument("--margin", type=int, default=MARGIN, help=f"good moves: within this of the best (default {MARGIN})")
-    b.add_argument("--out", type=Path, default=None, help="the file to write (default: the engine's own book)")
+    b.add_argument("--out", type=output_file, default=None, help="the file to write (default: the engine's own book)")
     b.set_defaults(func=cmd_build)
     q = sub.add_parser("probe", help="the book's moves in a position")
-    q.add_argument("--variant", type=variant_named, default="american")
+    q.add_argument("--variant", type=variant_arg, default="american")
     q.add_argument("--fen", help="the position (default: the start)")
     q.add_argument("--moves", default="", help='moves played from it first, e.g. "11-15 23-19"')
-    q.add_argument("--book", type=Path, default=None, help="the book file (default: the engine's own)")
+    q.add_argument("--book", type=input_file, default=None, help="the book file (default: the engine's own)")
     q.set_defaults(func=cmd_probe)
 
 
 def cmd_build(args) -> int:
-    out = args.out or book_path(args.variant)
+    out = Path(args.out) if args.out else book_path(args.variant)
 
     def progress(count: int, seconds: float) -> None:
         if count % 25 == 0:
@@ -263,7 +275,7 @@ def cmd_probe(args) -> int:
     game = Game(args.variant, start)
     for text in args.moves.split():
         game.play(text)
-    book = load_book(args.variant, str(args.book) if args.book else None)
+    book = read_book(args.variant, args.book) if args.book else load_book(args.variant)
     entry = book.probe(game.position)
     if entry is None:
         print(f"out of book ({len(book)} positions in the book): {game.position.fen()}")

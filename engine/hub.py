@@ -6,11 +6,12 @@ flags without ``=val``; both sides ignore commands and arguments they don't unde
 engine understands:
 
     hub                      -> id name=... version=... author=...; param ... (one a line); wait
-    set-param name=N value=V    variant (a name or alias of the command line's --variant, or normal for
-                                international), tt-size (MB)
+    set-param name=N value=V    variant (a name or alias of the command line's --variant, or normal or
+                                standard for international), tt-size (MB, 1 to 4096)
     init                     -> ready (the numba kernels are compiled or loaded here)
     new-game                    clear the transposition table
-    pos pos=<P> [moves="<M> ..."]
+    pos pos=<P> [moves="<M> ..."]  a pos that can't be read is answered with an error, and so is every
+                                go until a pos that can: the engine never answers for another position
     level depth=N | move-time=S | nodes=N | [moves=N] time=S [inc=S] | infinite
     go think | go analyze | go ponder
                              -> info depth= score= nodes= time= nps= pv="..." (one per iteration)
@@ -24,11 +25,16 @@ empty. ``<M>`` is ``32-28`` for a quiet move and ``from x to x captured x captur
 (``28x19x23``: from 28 to 19 taking 23; captured squares in any order, written here in ascending order).
 ``score`` is in men (a man = 1.0), ``time`` in seconds, ``nps`` in millions of nodes per second.
 
+The GUI decides when a game ends: its moves are applied even past a draw our own rules would have
+declared (a GUI may count the endgame rule from another position, which the specification leaves
+open); the game then goes on from that position, its draw counts started afresh.
+
 Extensions beyond Scan's text: ``level nodes=N``. ``go ponder`` searches like ``go think`` under the
 current level (the protocol lets an engine answer a ponder search whenever it likes), so ``ponder-hit``
 needs no action. ``level moves/time/inc`` spends ``time / moves + inc`` (moves default 30), never more
 than half the time left.
 
+The program is ``checkers3d-engine`` (:func:`script`; ``python -m engine hub`` is the same).
 A reader thread takes the lines from stdin so that ``stop``, ``ping`` and ``quit`` are served while the
 main thread is inside the search kernel (which releases the GIL); ``stop`` raises the shared flag the
 kernel polls. Outside a search ``ping`` is answered in turn, so ``pong`` also says that every command
@@ -37,7 +43,10 @@ before it has been carried out.
 
 from __future__ import annotations
 
+import argparse
+import os
 import queue
+import shutil
 import sys
 import threading
 from dataclasses import dataclass
@@ -45,17 +54,21 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from . import version
+from .arguments import TT_SIZE_MAX_MB, OneLineParser, variant_arg, whole_number
 from .game import Game
 from .position import IllegalMoveError, InvalidFenError, Move, Position
-from .variants import ALL_VARIANTS, INTERNATIONAL, Color, Variant, variant_named
+from .variants import ALL_VARIANTS, INTERNATIONAL, Color, Variant, variant_named, variant_names
 
 if TYPE_CHECKING:
     from .search import Searcher  # imported when first used: it loads the search kernels
 
-NAME, VERSION, AUTHOR = "Checkers3D", "0.1", "Checkers 3D authors"
+NAME, AUTHOR = "Checkers3D", "Checkers 3D authors"
 CENTI_MEN_PER_MAN = 100  # the search scores in centi-men; Hub wants men
+DEFAULT_TT_SIZE_MB = 64
 DEFAULT_MOVES_TO_GO = 30  # the share of the clock one move may use when the GUI gives no moves=
-_HUB_VARIANT_NAMES = {"normal": INTERNATIONAL.name}  # Scan's name for International draughts
+_HUB_VARIANT_NAMES = {"normal": INTERNATIONAL.name,  # Scan's name for International draughts
+                      "standard": INTERNATIONAL.name}  # pydraughts' and lidraughts' name for it
 
 
 class HubError(ValueError):
@@ -193,10 +206,12 @@ class HubEngine:
     def __init__(self, variant: Variant = INTERNATIONAL, tt_size_mb: int = 64, write=None):
         self.variant = variant
         self.tt_size_mb = tt_size_mb
+        self._working_tt_size = min(tt_size_mb, DEFAULT_TT_SIZE_MB)  # what _init falls back to
         self._write_raw = write or _stdout_line
         self._write_lock = threading.Lock()
         self.searcher: Searcher | None = None  # made (and its kernels loaded) by init or the first go
         self.game = Game(variant)
+        self._bad_pos = False  # the last pos was refused: go answers with an error until a good one
         self.level = _Level(depth=None, movetime=1.0)
         self.flags = np.zeros(1, dtype=np.int64)  # the search's stop flag
         self._stop_through = 0  # stop every search numbered up to this (see submit)
@@ -274,10 +289,10 @@ class HubEngine:
 
     def _dispatch(self, command: str, args: dict[str, str], search_number: int) -> None:
         if command == "hub":
-            self.write(format_line("id", name=NAME, version=VERSION, author=AUTHOR))
+            self.write(format_line("id", name=NAME, version=version(), author=AUTHOR))
             self.write(format_line("param", name="variant", value=self.variant.name, type="enum",
                                    values=" ".join(ALL_VARIANTS)))
-            self.write(format_line("param", name="tt-size", value=self.tt_size_mb, type="int", min=1, max=4096))
+            self.write(format_line("param", name="tt-size", value=self.tt_size_mb, type="int", min=1, max=TT_SIZE_MAX_MB))
             self.write("wait")
         elif command == "set-param":
             self._set_param(args.get("name", ""), args.get("value", ""))
@@ -288,7 +303,11 @@ class HubEngine:
             self._init().new_game()
             self.game = Game(self.variant)
         elif command == "pos":
-            self.game = self._game_from(args)
+            try:
+                self.game, self._bad_pos = self._game_from(args), False
+            except ValueError:  # HubError, IllegalMoveError, InvalidFenError: answered with an error line
+                self._bad_pos = True
+                raise
         elif command == "level":
             self.level = self._level_from(args)
         elif command == "go":
@@ -309,29 +328,42 @@ class HubEngine:
                 size = int(value)
             except ValueError:
                 raise HubError(f"tt-size must be a whole number of megabytes, not {value!r}") from None
-            if size < 1:
-                raise HubError(f"tt-size must be at least 1 (MB), not {size}")
+            if not 1 <= size <= TT_SIZE_MAX_MB:
+                raise HubError(f"tt-size must be from 1 to {TT_SIZE_MAX_MB} (MB), not {size}")
             if size != self.tt_size_mb:
                 self.tt_size_mb, self.searcher = size, None
 
     def _init(self) -> Searcher:
-        """The searcher, made and warmed up on first use."""
+        """The searcher, made and warmed up on first use. A table the machine has no memory for is
+        answered with an error line, and the size goes back to the last one that worked (or the
+        default), so that init still ends in ready and go still searches."""
         if self.searcher is None:
             from .search import Searcher
 
-            self.searcher = Searcher(tt_size_mb=self.tt_size_mb, endgame_tables=True)
-            self.searcher.warm_up()
+            try:
+                searcher = Searcher(tt_size_mb=self.tt_size_mb, endgame_tables=True)
+            except (MemoryError, OSError):  # the table is an anonymous mapping: ENOMEM is an OSError
+                if self.tt_size_mb == self._working_tt_size:
+                    raise HubError(f"not enough memory for a {self.tt_size_mb} MB table") from None
+                size, self.tt_size_mb = self.tt_size_mb, self._working_tt_size
+                self.write(format_line("error", message=f"not enough memory for a {size} MB table; "
+                                                        f"tt-size is {self.tt_size_mb} again"))
+                return self._init()
+            searcher.warm_up()
+            self.searcher, self._working_tt_size = searcher, self.tt_size_mb
         return self.searcher
 
     def _game_from(self, args: dict[str, str]) -> Game:
         if "pos" not in args:
             raise HubError("pos needs pos=<position>")
         game = Game(self.variant, parse_position(self.variant, args["pos"]))
-        for text in args.get("moves", "").split():
-            if game.is_over:
-                raise HubError(f"pos: the game is over before move {text!r}")
-            game.play(parse_move(game.position, text))
-        return game
+        for number, text in enumerate(args.get("moves", "").split(), start=1):
+            game = _going_on(game)
+            try:
+                game.play(parse_move(game.position, text))
+            except IllegalMoveError as err:
+                raise HubError(f"pos: move {number} {text!r}: {err}") from None
+        return _going_on(game)
 
     @staticmethod
     def _level_from(args: dict[str, str]) -> _Level:
@@ -362,6 +394,8 @@ class HubEngine:
     def _go(self, search_number: int) -> None:
         from .search import Limits
 
+        if self._bad_pos:
+            raise HubError("go: no position to search: the last pos was refused (see its error); send a pos that can be read")
         searcher = self._init()
         if self.game.is_over or not self.game.position.legal_moves():
             raise HubError("go: the position has no legal move (the game is over)")
@@ -387,6 +421,14 @@ class HubEngine:
                            time=f"{seconds:.3f}", nps=f"{nps:.2f}", pv=pv_text)
 
 
+def _going_on(game: Game) -> Game:
+    """``game``, or where our rules have ended it by a draw though the side to move has a move, a game
+    that goes on from its position (the GUI decides when a game is over)."""
+    if game.is_over and game.position.legal_moves():
+        return Game(game.variant, game.position)
+    return game
+
+
 def _pv_moves(position: Position, pv) -> list[Move]:
     """The legal prefix of a principal variation (a hash move may have gone stale)."""
     out = []
@@ -403,9 +445,59 @@ def _stdout_line(line: str) -> None:
     sys.stdout.flush()
 
 
-def main(variant: Variant = INTERNATIONAL, tt_size_mb: int = 64) -> int:
+def main(variant: Variant = INTERNATIONAL, tt_size_mb: int = DEFAULT_TT_SIZE_MB) -> int:
     """``python -m engine hub``: serve one Hub session on stdin and stdout."""
     try:
         return HubEngine(variant, tt_size_mb).run()
     except BrokenPipeError:  # the GUI went away while we were writing
         return 0
+
+
+# --- the program: checkers3d-engine ---------------------------------------------------------------
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The Hub engine's options (``checkers3d-engine`` and ``python -m engine hub``)."""
+    p.add_argument("--variant", type=variant_arg, default="international",
+                   help=f"one of {variant_names()}; default international; the GUI may change it with set-param")
+    p.add_argument("--tt-size", type=whole_number(1, TT_SIZE_MAX_MB, "MB"), default=DEFAULT_TT_SIZE_MB, metavar="MB",
+                   help=f"transposition table size in MB, 1 to {TT_SIZE_MAX_MB} (default {DEFAULT_TT_SIZE_MB}); "
+                        "the GUI may change it with set-param name=tt-size")
+
+
+def _program_path() -> str:
+    """This program's full path, as a GUI needs it."""
+    found = shutil.which(sys.argv[0]) if sys.argv and sys.argv[0] else None
+    return os.path.abspath(found) if found else "checkers3d-engine"
+
+
+def script(argv=None) -> int:
+    """``checkers3d-engine``: the Hub engine as a program of its own, for GUIs and other programs
+    that start an engine by its path."""
+    path = _program_path()
+    parser = OneLineParser(
+        prog="checkers3d-engine", formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Checkers 3D's engine (American checkers and International draughts) speaking the Hub "
+                    "protocol, version 2\n(Scan's), on standard input and output.",
+        epilog=f"""To use it from a GUI, add an engine whose command is this program's full path:
+
+    {path}
+
+and choose the Hub protocol where the GUI asks (Hub is Scan's protocol; DamExchange and
+CheckerBoard's DLLs are not spoken). The GUI sets the rules with
+set-param name=variant value=american|international (normal, as Scan calls it); without that,
+--variant decides. Examples:
+
+    pydraughts:   from draughts.engines.hub import HubEngine; HubEngine(["{path}"])
+    a match:      python -m engine match --variant international --b 'hub={path}'
+    by hand:      echo 'hub' | {path}
+
+The first start compiles the search (about half a minute); 'init' is answered with 'ready' once
+it is done. Endgame tables are used when built (python -m engine egdb build).""")
+    parser.add_argument("--version", action="version", version=f"checkers3d-engine {version()} (Hub protocol 2)")
+    add_arguments(parser)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as done:
+        return done.code if isinstance(done.code, int) else 2
+    return main(args.variant, args.tt_size)

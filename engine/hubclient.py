@@ -17,6 +17,10 @@ Variants: International draughts is Hub's default ("normal"); an engine that ann
 param gets ``international``/``normal`` or ``american`` from its list of values. American checkers is
 refused with a clear message when the engine doesn't offer it (dame-rs plays 10x10 only).
 
+Waiting: an engine answers ``hub`` at once (within :data:`HUB_TIMEOUT_S`); only ``init`` may take
+minutes. After :data:`NOTE_AFTER_S` seconds without the answer a line on stderr says what is awaited;
+a program that echoes what it is sent (``cat``: no Hub engine) is refused at its first line.
+
 Robustness: the engine's process is started once and kept for many games. If it dies or stops
 answering (no ``done`` within :func:`move_deadline`; a ``stop`` is sent first), it is killed, started
 again and asked the same move once more; a second failure raises :class:`HubEngineError`. A move
@@ -35,8 +39,10 @@ import os
 import queue
 import shlex
 import subprocess
+import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .game import Game
@@ -44,7 +50,9 @@ from .hub import CENTI_MEN_PER_MAN, HubError, format_line, format_move, format_p
 from .position import Move
 from .variants import AMERICAN, INTERNATIONAL, Variant
 
+HUB_TIMEOUT_S = 60.0  # the answer to hub (id, param, wait) needs no compiling: a program start on a busy machine
 INIT_TIMEOUT_S = 900.0  # a fresh numba engine may compile its kernels on a busy machine
+NOTE_AFTER_S = 10.0  # a wait this long gets a line on stderr saying what for
 PONG_TIMEOUT_S = 120.0  # new-game may clear a large table
 STOP_GRACE_S = 10.0  # after a stop: how long a done may still take
 _STDERR_LINES = 20  # the tail of the engine's stderr kept for error messages
@@ -96,8 +104,11 @@ class HubClient:
     """One outside engine process speaking Hub, set up for one variant. ``command`` is the command
     line (split as a shell would, no shell run). Call :meth:`close` (or use ``with``) at the end."""
 
-    def __init__(self, command: str, variant: Variant, cwd: str | None = None):
+    def __init__(self, command: str, variant: Variant, cwd: str | None = None,
+                 note: Callable[[str], None] | None = None):
+        """``note`` takes the lines that say what a long wait is for (default: stderr)."""
         self.argv = shlex.split(command)
+        self.note = note or _note_stderr
         if not self.argv:
             raise HubEngineError("empty Hub engine command")
         self.variant = variant
@@ -140,7 +151,7 @@ class HubClient:
     def _handshake(self) -> None:
         self._send("hub")
         self.params = {}
-        for command, args in self._read_until("wait", INIT_TIMEOUT_S):
+        for command, args in self._read_until("wait", HUB_TIMEOUT_S, "its id, params and 'wait'"):
             if command == "id" and args.get("name"):
                 self.name = args["name"]
             elif command == "param" and "name" in args:
@@ -149,7 +160,7 @@ class HubClient:
         if value is not None:
             self._send(format_line("set-param", name="variant", value=value))
         self._send("init")
-        self._read_until("ready", INIT_TIMEOUT_S)
+        self._read_until("ready", INIT_TIMEOUT_S, "'ready' (a numba engine compiles its search first)")
 
     def _variant_value(self) -> str | None:
         """The value of the engine's ``variant`` param for our variant, None to leave it (10x10)."""
@@ -209,7 +220,7 @@ class HubClient:
     def _new_game(self) -> None:
         self._send("new-game")
         self._send("ping")
-        self._read_until("pong", PONG_TIMEOUT_S)
+        self._read_until("pong", PONG_TIMEOUT_S, "'pong' after new-game")
 
     def play(self, game: Game, level: HubLevel) -> HubReply:
         """The engine's move in ``game`` (which has a legal move). If the engine dies or hangs it is
@@ -288,18 +299,36 @@ class HubClient:
             except HubError:
                 continue  # a line we can't read: ignored, as the protocol asks
 
-    def _read_until(self, command: str, timeout: float) -> list[tuple[str, dict[str, str]]]:
-        deadline = time.perf_counter() + timeout
-        out = []
+    def _read_until(self, command: str, timeout: float, what: str) -> list[tuple[str, dict[str, str]]]:
+        """The lines up to and with ``command``; HubEngineError after ``timeout`` seconds (``what`` is
+        awaited, in words, for the note after NOTE_AFTER_S and the error) or on an echo of ``hub``."""
+        started = time.perf_counter()
+        deadline, noted = started + timeout, False
+        out: list[tuple[str, dict[str, str]]] = []
         while True:
+            now = time.perf_counter()
+            wait = deadline - now if noted else min(deadline, started + NOTE_AFTER_S) - now
             try:
-                parsed = self._read(max(0.0, deadline - time.perf_counter()))
+                parsed = self._read(max(0.0, wait))
             except _Timeout:
-                raise HubEngineError(f"Hub engine {self.name!r} didn't say {command!r} within {timeout:g} s"
-                                     f"{self._stderr_tail()}") from None
+                if not noted and time.perf_counter() < deadline:
+                    self.note(f"waiting for Hub engine {self.name!r} to send {what} (giving up after {timeout:g} s)")
+                    noted = True
+                    continue
+                raise HubEngineError(f"Hub engine {self.name!r} didn't send {what} within {timeout:g} s"
+                                     f"{self._seen(out)}{self._stderr_tail()}") from None
+            if parsed[0] == "hub" and command == "wait":
+                raise HubEngineError(f"{shlex.join(self.argv)!r} answered 'hub' with 'hub': it repeats what it is sent, "
+                                     "so it is not a Hub engine (one answers with id, param and wait lines)")
             out.append(parsed)
             if parsed[0] == command:
                 return out
+
+    @staticmethod
+    def _seen(lines: list[tuple[str, dict[str, str]]]) -> str:
+        if not lines:
+            return "; it sent nothing"
+        return f"; it sent {len(lines)} other lines, the last {format_line(lines[-1][0], **lines[-1][1])!r}"
 
     def _stderr_tail(self) -> str:
         tail = " | ".join(line.rstrip() for line in self._stderr if line.strip())
@@ -308,6 +337,10 @@ class HubClient:
 
 class _Timeout(Exception):
     pass
+
+
+def _note_stderr(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
 
 
 def _pump(stream, put, at_end=False) -> None:

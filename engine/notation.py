@@ -125,14 +125,15 @@ def square_name(variant: Variant, square: int) -> str:
 
 
 def parse_square(variant: Variant, text: str) -> int:
-    """A square number from '15' or 'd4'; raises InvalidSquareError naming the text."""
+    """A square number from '15' or 'd4'; raises InvalidSquareError naming the text. Only ASCII digits
+    count: ``str.isdigit`` and ``\\d`` also take '²', '①' or '٣', which ``int`` refuses or reads as 3."""
     t = text.strip().lower()
-    if t.isdigit():
+    if t.isascii() and t.isdigit():
         sq = int(t)
         if 1 <= sq <= variant.squares:
             return sq
         raise InvalidSquareError(f"{text!r} is not a square of the {variant.title} board (1-{variant.squares})")
-    m = re.fullmatch(r"([a-j])(\d{1,2})", t)
+    m = re.fullmatch(r"([a-j])([0-9]{1,2})", t)
     if m:
         named = coords_square(variant, FILES.index(m.group(1)), int(m.group(2)) - 1)
         if named is not None:

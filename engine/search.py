@@ -36,6 +36,7 @@ from . import _board, egdb
 from . import _search as K
 from ._draws import NO_GROUP, NO_LIMIT, endgame_rule
 from ._eval import eval_tables
+from ._jit import mark_compiled
 from ._movegen import CROWNED, MAX_MOVES, MAX_PATH, new_scratch
 from .game import Game
 from .position import Move, Position
@@ -223,6 +224,7 @@ class Searcher:
         if self._endgame_tables:
             egdb.warm_up()
         self.new_game()
+        mark_compiled()  # kernels_cached(search=True) now says so
 
     # --- one search ----------------------------------------------------------------------------
 

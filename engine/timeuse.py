@@ -18,9 +18,9 @@ import time
 
 import numpy as np
 
+from .arguments import variant_arg
 from .game import Game
 from .openings import openings_for
-from .variants import variant_named
 
 
 def measure(variant, level: str, moves: int, game_plies: int = 120, seed: int = 1, tt_mb: int = 64,
@@ -66,7 +66,7 @@ def summarize(seconds: list[float], depths: list[int], limit: float = 1.6) -> di
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--variant", type=variant_named, default="american")
+    p.add_argument("--variant", type=variant_arg, default="american")
     p.add_argument("--level", default="hard", help="easy, medium or hard (default hard)")
     p.add_argument("--moves", type=int, default=200, help="moves to time (default 200)")
     p.add_argument("--game-plies", type=int, default=120, help="start a new game after this many plies")

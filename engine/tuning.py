@@ -41,8 +41,9 @@ from typing import Any
 
 import numpy as np
 
+from .arguments import output_file, variant_arg
 from .game import Game
-from .variants import ALL_VARIANTS, Variant, variant_named
+from .variants import ALL_VARIANTS, Variant
 
 
 def _play(variant_name: str, index: int, seed: int, nodes: int, random_plies: int, max_plies: int):
@@ -269,16 +270,21 @@ def cmd_hand(args) -> int:
     return 0
 
 
-def _load_positions(paths: list[str]) -> tuple[dict[str, np.ndarray], str]:
-    """The positions of several ``generate`` files together, and the commands that made them."""
+def _load_positions(paths: list[str], variant: Variant) -> tuple[dict[str, np.ndarray], str]:
+    """The positions of several ``generate`` files together, and the commands that made them;
+    ValueError for a file of another variant (each records the one it was generated for)."""
     parts, commands = [], []
     for path in paths:
         try:
             with np.load(path) as npz:
                 parts.append({k: npz[k] for k in ("white", "black", "kings", "turn", "result")})
                 commands.append(str(npz["command"]))
+                recorded = str(npz["variant"])
         except (OSError, ValueError, KeyError) as err:
             raise ValueError(f"{path}: not a position file of tune generate ({err})") from None
+        if recorded != variant.name:
+            raise ValueError(f"{path} holds {recorded} positions (tune generate --variant {recorded}), not "
+                             f"{variant.name}: fit it with --variant {recorded}")
     return {k: np.concatenate([part[k] for part in parts]) for k in parts[0]}, "; ".join(commands)
 
 
@@ -286,7 +292,7 @@ def cmd_fit(args) -> int:
     from ._eval import default_weights, feature_names
 
     variant = args.variant
-    data, made_by = _load_positions(args.data)
+    data, made_by = _load_positions(args.data, variant)
     started = time.monotonic()
     x = feature_matrix(variant, data)
     y = data["result"].astype(np.float64)
@@ -328,21 +334,21 @@ def cmd_fit(args) -> int:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="action", required=True)
     g = sub.add_parser("generate", help="self-play games; their quiet positions and results to an .npz file")
-    g.add_argument("--variant", type=variant_named, default="american")
+    g.add_argument("--variant", type=variant_arg, default="american")
     g.add_argument("--games", type=int, default=4000)
     g.add_argument("--nodes", type=int, default=2000, help="search nodes a move (default 2000)")
     g.add_argument("--seed", type=int, default=1)
     g.add_argument("--random-plies", type=int, default=6, help="up to this many random plies after the opening")
     g.add_argument("--max-plies", type=int, default=300, help="a longer game counts as a draw")
     g.add_argument("--concurrency", type=int, default=1)
-    g.add_argument("--out", required=True, help="the .npz file to write")
+    g.add_argument("--out", type=output_file, required=True, help="the .npz file to write")
     g.set_defaults(func=cmd_generate)
     h = sub.add_parser("hand", help="write the hand-set evaluation's numbers as a weights file")
-    h.add_argument("--variant", type=variant_named, default="american")
-    h.add_argument("--out", required=True, help="the weights file to write")
+    h.add_argument("--variant", type=variant_arg, default="american")
+    h.add_argument("--out", type=output_file, required=True, help="the weights file to write")
     h.set_defaults(func=cmd_hand)
     f = sub.add_parser("fit", help="fit the evaluation's weights to .npz files of generate")
-    f.add_argument("--variant", type=variant_named, default="american")
+    f.add_argument("--variant", type=variant_arg, default="american")
     f.add_argument("--data", required=True, nargs="+", help="the .npz files of generate (their positions together)")
     f.add_argument("--l2", type=float, nargs="+", default=[1e-5],
                    help="L2 penalty per position (the first is used; with --holdout each is tried)")
@@ -351,5 +357,5 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                    help="the L2 penalty pulls towards these weights (hand: the hand-set ones of tune hand; shipped: "
                         "the package's weights file), scaled by a fitted K, instead of towards zero")
     f.add_argument("--seed", type=int, default=1)
-    f.add_argument("--out", required=True, help="the weights file to write (engine/weights/VARIANT.json)")
+    f.add_argument("--out", type=output_file, required=True, help="the weights file to write (engine/weights/VARIANT.json)")
     f.set_defaults(func=cmd_fit)

@@ -16,6 +16,9 @@ _TOOL_FLAGS = ("--screenshot", "--bench-frames", "-h", "--help")
 def build_parser(tools: bool = True) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="checkers3d", description="Checkers 3D: American checkers and "
                                      "International draughts on a 3D board")
+    from engine import version
+
+    parser.add_argument("--version", action="version", version=f"checkers3d {version()}")
     parser.add_argument("link", nargs="?", metavar="LINK",
                         help="a friend's link (checkers3d://HOST:PORT/ROOM): open the game in that room")
     parser.add_argument("--room-host", default="0.0.0.0", metavar="ADDRESS",

@@ -5,12 +5,12 @@ player asks for it in Settings ("Register checkers3d:// links").
 entry whose ``Exec`` starts this game with the link, and makes it the handler of the link type
 ``x-scheme-handler/checkers3d`` with ``xdg-mime default``; where xdg-utils is missing it writes the
 same line into the ``[Default Applications]`` group of ``$XDG_CONFIG_HOME/mimeapps.list``, as xdg-mime
-does (Desktop Entry Specification 1.5; MIME Applications Associations Specification 1.0.1).
+does (Desktop Entry Specification 1.5; MIME Applications Associations Specification 1.0.1). The two
+folders are platformdirs' ``user_data_dir()`` and ``user_config_dir()`` (which read the XDG variables).
 """
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import sys
@@ -56,15 +56,12 @@ def desktop_entry(command: list[str]) -> str:
     ])
 
 
-def _xdg_dir(name: str, default: str) -> Path:
-    value = os.environ.get(name, "")
-    return Path(value) if os.path.isabs(value) else Path.home() / default
-
-
 def register_link_handler(command: list[str] | None = None) -> str:
     """Register this game (or ``command``) as the opener of ``checkers3d://`` links for this user;
     returns what was done, in a player's words. ``OSError`` or ``RuntimeError`` say why it failed."""
-    applications = _xdg_dir("XDG_DATA_HOME", ".local/share") / "applications"
+    import platformdirs
+
+    applications = Path(platformdirs.user_data_dir()) / "applications"
     applications.mkdir(parents=True, exist_ok=True)
     entry = applications / DESKTOP_FILE
     entry.write_text(desktop_entry(command or launch_command()), encoding="utf-8")
@@ -78,7 +75,7 @@ def register_link_handler(command: list[str] | None = None) -> str:
         if database is not None:  # a cache some desktops read; the link works without it elsewhere
             subprocess.run([database, str(applications)], capture_output=True, timeout=30)
     else:
-        _set_default(_xdg_dir("XDG_CONFIG_HOME", ".config") / "mimeapps.list")
+        _set_default(Path(platformdirs.user_config_dir()) / "mimeapps.list")
     return f"checkers3d:// links now open this game ({entry})."
 
 

@@ -20,6 +20,9 @@ def warm_up_kernels() -> None:
         pos.play(pos.legal_moves()[0]).has_capture()
         game = Game(variant)
         game.play(game.position.legal_moves()[0])
+    from engine import mark_kernels_compiled
+
+    mark_kernels_compiled()  # engine.kernels_cached() now says so
 
 
 class Loader(threading.Thread):

@@ -1,10 +1,13 @@
 """What the game keeps between runs: the game in progress, results per rules and level, settings.
 
-Small JSON files in the user data directory (``platformdirs``; ``CHECKERS3D_DATA_DIR`` overrides
-it, for tests). Every write goes to a temporary file first and replaces the old one with
-``os.replace``, so a crash mid-write never leaves half a file. The writing (and its ``fsync``, which
-can take tens of milliseconds on a busy disk) happens on a background thread, so saving after a move
-never stalls a frame; reads, :meth:`Storage.take_notes` and :meth:`Storage.flush` wait for the writes
+Small JSON files: the settings in the user config directory, the rest in the user data directory
+(``platformdirs``; ``CHECKERS3D_CONFIG_DIR`` and ``CHECKERS3D_DATA_DIR`` override them, and with
+``CHECKERS3D_DATA_DIR`` alone every file goes there, as tests want). Settings that an older version
+kept in the data directory are moved to the config directory on the first start that reads them.
+Every write goes to a temporary file first and replaces the old one with ``os.replace``, so a crash
+mid-write never leaves half a file. The writing (and its ``fsync``, which can take tens of
+milliseconds on a busy disk) happens on a background thread, so saving after a move never stalls a
+frame; reads, :meth:`Storage.take_notes` and :meth:`Storage.flush` wait for the writes
 queued before them. A file that can't be read (truncated, corrupt, or holding the wrong content)
 never stops the game from starting: it is renamed aside as ``NAME.corrupt-<time>``, a note for the
 player is queued (:meth:`Storage.take_notes`) and the game starts fresh.
@@ -14,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import tempfile
 import threading
 import time
@@ -24,6 +28,7 @@ from game.phases import Level, Result
 from game.settings import Settings
 
 ENV_DIR = "CHECKERS3D_DATA_DIR"
+CONFIG_ENV_DIR = "CHECKERS3D_CONFIG_DIR"
 
 
 def data_dir() -> Path:
@@ -34,6 +39,17 @@ def data_dir() -> Path:
     import platformdirs
 
     return Path(platformdirs.user_data_dir("checkers3d", appauthor=False))
+
+
+def config_dir() -> Path:
+    """Where the settings live: ``$CHECKERS3D_CONFIG_DIR``, else ``$CHECKERS3D_DATA_DIR`` when that is
+    set (all of the game's files in one folder), else the platform's user config directory."""
+    override = os.environ.get(CONFIG_ENV_DIR) or os.environ.get(ENV_DIR)
+    if override:
+        return Path(override)
+    import platformdirs
+
+    return Path(platformdirs.user_config_dir("checkers3d", appauthor=False))
 
 
 class _Writer:
@@ -86,8 +102,14 @@ class Storage:
     GAME, RESULTS, SETTINGS, RECENT = "saved_game.json", "results.json", "settings.json", "recent_files.json"
     MAX_RECENT = 10
 
-    def __init__(self, directory: str | os.PathLike | None = None):
+    def __init__(self, directory: str | os.PathLike | None = None, config_directory: str | os.PathLike | None = None):
+        """Files in ``directory`` (default :func:`data_dir`), the settings in ``config_directory``
+        (default: ``directory`` when that is given, else :func:`config_dir`)."""
         self.directory = Path(directory) if directory is not None else data_dir()
+        if config_directory is not None:
+            self.config_directory = Path(config_directory)
+        else:
+            self.config_directory = self.directory if directory is not None else config_dir()
         self._notes: list[str] = []
         self._results: dict | None = None
 
@@ -106,7 +128,7 @@ class Storage:
 
     def _read(self, name: str, what: str, check: Callable[[Any], Any]):
         """The checked content of ``name``, or None when it is missing or unusable (then set aside)."""
-        path = self.directory / name
+        path = self._path(name)
         _writer.flush()
         try:
             raw = path.read_bytes()
@@ -130,9 +152,12 @@ class Storage:
         except OSError:
             self._notes.append(f"Your {what} could not be read; a fresh one was started.")
 
+    def _path(self, name: str) -> Path:
+        return (self.config_directory if name == self.SETTINGS else self.directory) / name
+
     def _write(self, name: str, data) -> None:
         """Queue ``data`` for ``name`` (turned into text now: the caller may change it afterwards)."""
-        _writer.submit(self.directory / name, self._write_now, json.dumps(data, indent=1))
+        _writer.submit(self._path(name), self._write_now, json.dumps(data, indent=1))
 
     def _write_now(self, path: Path, text: str | None) -> None:
         """On the writer thread: an atomic write (a temporary file in the same directory, then
@@ -142,8 +167,8 @@ class Storage:
             if text is None:
                 path.unlink(missing_ok=True)
                 return
-            self.directory.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=self.directory)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
             try:
                 with os.fdopen(fd, "w", encoding="utf-8") as f:
                     f.write(text)
@@ -154,7 +179,7 @@ class Storage:
                 os.unlink(tmp)
                 raise
         except OSError as err:
-            note = f"Couldn't save to {self.directory} ({err.strerror or err})."
+            note = f"Couldn't save to {path.parent} ({err.strerror or err})."
             if note not in self._notes:
                 self._notes.append(note)
 
@@ -229,7 +254,23 @@ class Storage:
                 raise ValueError("settings must be an object")
             return d
 
+        self._move_old_settings()
         return Settings.from_dict(self._read(self.SETTINGS, "settings", check) or {})
+
+    def _move_old_settings(self) -> None:
+        """Settings an older version kept in the data directory move to the config directory, once
+        (not over settings already there). Where the move fails they are read where they are."""
+        old, new = self.directory / self.SETTINGS, self._path(self.SETTINGS)
+        if old == new or new.exists() or not old.is_file():
+            return
+        _writer.flush()
+        try:
+            new.parent.mkdir(parents=True, exist_ok=True)
+            shutil.move(old, new)  # a rename, or across file systems a copy and a removal
+        except OSError as err:
+            self._notes.append(f"Couldn't move your settings to {new.parent} ({err.strerror or err}); "
+                               "they stay where they were.")
+            self.config_directory = self.directory
 
     def save_settings(self, settings: Settings) -> None:
         self._write(self.SETTINGS, settings.to_dict())

@@ -1,10 +1,11 @@
-"""Play a friend: the room server, its wire protocol and a headless client (issue 11).
+"""Play a friend or someone online: the room server, its wire protocol and a headless client.
 
 Nothing in this package imports pygame or moderngl: the server runs on a machine without a display, and
 the game's window reaches it only through :mod:`game.online.session`, polled once a frame.
 
     protocol.py   message types (parse, validate, encode), links, room ids and seat secrets
-    store.py      SQLite persistence of rooms (WAL; a move is on disk before it is acknowledged)
+    clock.py      the clock of online games (main time, byo-yomi periods): server and clients alike
+    store.py      SQLite persistence of rooms (WAL; a change is on disk before anyone sees it)
     server.py     the authoritative room server (websockets, asyncio), its command line
                   (``checkers3d-server``) and the embedded form on a background thread
     client.py     a client on a background thread: a thread-safe inbox of typed events, reconnection

@@ -2,9 +2,17 @@
 
 A background thread runs an asyncio loop that holds the WebSocket. The caller sends with plain method
 calls (:meth:`RoomClient.create`, :meth:`~RoomClient.move`, ...) from any thread and takes what came
-back with :meth:`RoomClient.poll` once a frame: the server's messages (``Joined``, ``State``,
-``Error``, ``Pong`` from :mod:`game.online.protocol`) and the connection's own events
-(:class:`Connected`, :class:`Reconnecting`, :class:`GaveUp`, :class:`Unsent`).
+back with :meth:`RoomClient.poll` once a frame: the server's messages (``Joined``, ``Paired``,
+``Seeking``, ``SeekCancelled``, ``State``, ``Error``, ``Pong`` from :mod:`game.online.protocol`) and
+the connection's own events (:class:`Connected`, :class:`Reconnecting`, :class:`GaveUp`,
+:class:`Unsent`).
+
+"Play someone online" is :meth:`RoomClient.seek`: ``Seeking`` answers, ``Paired`` (then a ``State``)
+comes once the server has found an opponent, and from then on the client holds a seat as after
+``joined``. A seek lives as long as its connection: after a drop the client seeks again by itself
+(at the back of the queue), until :meth:`~RoomClient.cancel_seek`. A ``State`` of a room with the
+clock carries a :class:`~game.online.clock.ClockReading`; ``reading.after(seconds)`` counts it down
+between states.
 
 A dropped connection is reconnected by itself with exponential backoff (0.5 s doubling to 10 s, with
 jitter); once the client holds a seat it sends ``resume`` with the seat's secret on every new
@@ -34,18 +42,22 @@ from .protocol import (
     CLOSE_SEAT_TAKEN,
     AcceptDraw,
     BadMessage,
+    CancelSeek,
     ClientMessage,
     Create,
     Error,
     Join,
     Joined,
+    Paired,
     Ping,
     PlayMove,
-    Pong,
     Rematch,
     Resign,
     Resume,
+    Seek,
+    Seeking,
     ServerAddress,
+    ServerMessage,
     State,
     encode,
     parse_server,
@@ -87,7 +99,7 @@ class Unsent:
     message: ClientMessage
 
 
-Event = Joined | State | Error | Pong | Connected | Reconnecting | GaveUp | Unsent
+Event = ServerMessage | Connected | Reconnecting | GaveUp | Unsent
 
 # the answers to create/join/resume that end the hope of that room
 _ROOM_LOST = ("no_such_room", "bad_seat")
@@ -97,8 +109,9 @@ class RoomClient:
     """One player's connection to a room server (``server``: a :class:`ServerAddress` or an address as
     :func:`parse_server_address` reads it). It starts connecting at once; :meth:`close` ends it.
 
-    ``room``, ``seat``, ``color`` and ``link`` hold what the last ``joined`` (and ``color`` the last
-    ``state``) said; keep ``room`` and ``seat`` to :meth:`resume` after a relaunch."""
+    ``room``, ``seat``, ``color`` and ``link`` hold what the last ``joined`` or ``paired`` (and
+    ``color`` the last ``state``) said, ``opponent`` the nickname a ``paired`` gave; keep ``room`` and
+    ``seat`` to :meth:`resume` after a relaunch. ``seeking`` is whether a seek is under way."""
 
     def __init__(self, server: str | ServerAddress, *, give_up_after: float = 1800.0,
                  first_connect_timeout: float = 15.0, backoff: tuple[float, float] = (0.5, 10.0),
@@ -113,8 +126,9 @@ class RoomClient:
         self.seat: str | None = None
         self.color: str | None = None
         self.link: str | None = None
+        self.opponent: str | None = None
         self._inbox: queue.SimpleQueue[Event] = queue.SimpleQueue()
-        self._hello: Create | Join | Resume | None = None  # what enters the room on each new connection
+        self._hello: Create | Join | Resume | Seek | None = None  # what enters a room on each new connection
         self._hello_pending = False  # sent, answer (joined or error) not yet received
         self._conn: ClientConnection | None = None
         self._conn_opened = False  # the last connection attempt got through
@@ -130,9 +144,23 @@ class RoomClient:
     def connected(self) -> bool:
         return self._conn is not None
 
-    def create(self, variant: str) -> None:
-        """Open a room with these rules (``american`` or ``international``); ``joined`` answers."""
-        self._submit(Create(variant))
+    @property
+    def seeking(self) -> bool:
+        return isinstance(self._hello, Seek)
+
+    def create(self, variant: str, clock: bool = False) -> None:
+        """Open a room with these rules (``american`` or ``international``), with the game clock if
+        ``clock``; ``joined`` answers."""
+        self._submit(Create(variant, clock))
+
+    def seek(self, variant: str, nickname: str) -> None:
+        """Ask to be paired with the next player seeking these rules; ``seeking`` answers, ``paired``
+        comes with the opponent (``nickname``: what the opponent sees)."""
+        self._submit(Seek(variant, nickname))
+
+    def cancel_seek(self) -> None:
+        """Stop seeking (``seek_cancelled`` answers; a ``paired`` already on its way still comes)."""
+        self._submit(CancelSeek())
 
     def join(self, room: str) -> None:
         self._submit(Join(room))
@@ -193,11 +221,18 @@ class RoomClient:
     # --- the loop's side --------------------------------------------------------------------------
 
     def _send_now(self, message: ClientMessage) -> None:
-        if isinstance(message, (Create, Join, Resume)):
-            self._hello = message  # also what a new connection sends, until it is answered
+        if isinstance(message, (Create, Join, Resume, Seek)):
+            self._hello = message  # also what a new connection sends, until it is answered (a seek: paired)
             if self._conn is not None:
                 self._send_hello(self._conn)
             return
+        if isinstance(message, CancelSeek):
+            if isinstance(self._hello, Seek):
+                self._hello = self._held_seat()
+                self._hello_pending = False
+            if self._conn is not None and self._conn.state is SocketState.OPEN:
+                broadcast([self._conn], encode(message))
+            return  # while down there is no seek on the server to cancel
         conn = self._conn
         if conn is None or conn.state is not SocketState.OPEN:
             self._inbox.put(Unsent(message))
@@ -292,21 +327,35 @@ class RoomClient:
             pass
         return None
 
-    def _receive(self, message: Joined | State | Error | Pong) -> str | None:
+    def _held_seat(self) -> Resume | None:
+        return Resume(self.room, self.seat) if self.room and self.seat else None
+
+    def _receive(self, message: ServerMessage) -> str | None:
         """Keep what the messages say about our seat; a reason when the room is lost for good."""
         if isinstance(message, Joined):
             self._hello_pending = False
             self.room, self.seat, self.color, self.link = message.room, message.seat, message.color, message.link
+            self.opponent = None
             self._hello = Resume(message.room, message.seat)
+        elif isinstance(message, Paired):
+            self._hello_pending = False
+            self.room, self.seat, self.color, self.link = message.room, message.seat, message.color, None
+            self.opponent = message.opponent
+            self._hello = Resume(message.room, message.seat)
+        elif isinstance(message, Seeking):
+            self._hello_pending = False  # answered; the seek is sent again on a new connection until paired
         elif isinstance(message, State):
             self.color = message.you
+        elif isinstance(message, Error) and isinstance(self._hello, Seek) and message.code == "server_error":
+            self._hello_pending = False  # the pairing could not be stored: the seek is over
+            self._hello = self._held_seat()
         elif isinstance(message, Error) and self._hello_pending and message.code != "rate_limited":
             self._hello_pending = False
             if isinstance(self._hello, Resume):
                 if message.code in _ROOM_LOST:
                     return f"the room is gone: {message.message}"
-            else:  # create or join refused: a seat held before (if any) is still ours
-                self._hello = Resume(self.room, self.seat) if self.room and self.seat else None
+            else:  # create, join or seek refused: a seat held before (if any) is still ours
+                self._hello = self._held_seat()
         return None
 
 

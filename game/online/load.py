@@ -1,7 +1,7 @@
 """Load measurement of the room server: how many rooms and moves per second one server process takes,
 and its memory per room.
 
-    python -m game.online.load --rooms 200 --seconds 10 [--db FILE] [--think 0]
+    python -m game.online.load --rooms 200 --seconds 10 [--db FILE] [--think 0] [--never-reading]
 
 It starts ``python -m game.online.server`` on 127.0.0.1 (any free port) as a separate process, then in
 this process opens ``--rooms`` rooms (two WebSocket connections each: create, join) and has every room
@@ -15,7 +15,14 @@ seconds before a move, for many rooms at a human pace. Then it stops everything 
   the time from sending a move to its state;
 * the server process's CPU (percent of one core) during play: moves/s divided by that share is what
   one core would carry with the clients elsewhere;
-* the server's resident memory before any room, after opening them, and after play, per room.
+* the server's resident memory before any room, after opening them, and after play, per room, and
+  the most it reached during play.
+
+``--never-reading`` adds issue 22's attacker while the rooms play: one more connection, with a small
+receive buffer, that sends pings as fast as it can and never reads. It reports when the server cut it
+off; the rooms' latencies and the server's memory show what it cost them. ``--rate-limit N`` passes the
+server's rate limit (a high one answers every ping, so the attacker meets the unsent-data limit
+rather than the flood limit).
 
 Every connection goes to 127.0.0.1 and every loop is bounded in count and time. The clients pick their
 moves with the rules engine in this process, so on a small machine they share the CPU with the server:
@@ -31,6 +38,7 @@ import os
 import random
 import re
 import resource
+import socket
 import statistics
 import subprocess
 import sys
@@ -46,6 +54,8 @@ from engine import Position, variant_named
 from .protocol import Create, Join, PlayMove, Rematch, encode
 
 _CONNECT_AT_ONCE = 50  # rooms being opened at the same time
+_HANDSHAKE = (b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+              b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
 _SEND_INTERVAL_S = 1 / 18  # each connection stays under the server's 20 messages a second
 
 
@@ -151,14 +161,57 @@ async def play_room(host: Side, guest: Side, variant: str, rng: random.Random, s
         await host.until(_at(number, plies + 1), 30)
 
 
+class NeverReader:
+    """A client that never reads (issue 22, defect 1): a WebSocket with a 4 KiB receive buffer sending
+    ``{"type":"ping"}`` as fast as the server takes it, on a thread, for up to ``seconds``.
+    ``dropped_after`` is the time until the server cut it off (None while it hasn't)."""
+
+    def __init__(self, port: int, seconds: float):
+        self.sock = socket.socket()
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        self.sock.connect(("127.0.0.1", port))
+        self.sock.sendall(_HANDSHAKE)
+        self.sock.settimeout(1.0)
+        self.seconds = seconds
+        self.pings = 0
+        self.dropped_after: float | None = None
+        self._thread = threading.Thread(target=self._run, name="never-reader", daemon=True)
+        self._thread.start()
+
+    @property
+    def is_running(self) -> bool:
+        return self._thread.is_alive()
+
+    def _run(self) -> None:
+        payload = b'{"type":"ping"}'
+        burst = (bytes([0x81, 0x80 | len(payload)]) + b"\0\0\0\0" + payload) * 64  # masked frames, mask 0
+        t0 = time.monotonic()
+        while time.monotonic() - t0 < self.seconds:
+            try:
+                self.sock.sendall(burst)
+                self.pings += 64
+            except TimeoutError:
+                continue  # the server reads no more of it, but has not dropped it yet
+            except OSError:
+                self.dropped_after = time.monotonic() - t0
+                return
+
+    def stop(self) -> None:
+        self.seconds = 0
+        self._thread.join(5)
+        self.sock.close()
+
+
 class ServerProcess:
     """The room server as a child process on 127.0.0.1, with its CPU time and memory read from /proc."""
 
-    def __init__(self, db: str | None):
+    def __init__(self, db: str | None, rate_limit: int | None = None):
         args = [sys.executable, "-m", "game.online.server", "--host", "127.0.0.1", "--port", "0",
-                "--max-rooms", "1000000"]
+                "--max-rooms", "1000000", "--max-rooms-per-address", "1000000"]
         if db:
             args += ["--db", db]
+        if rate_limit:
+            args += ["--rate-limit", str(rate_limit)]
         self.proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                      stderr=subprocess.PIPE, text=True)
         self.port = 0
@@ -198,7 +251,7 @@ class ServerProcess:
 
 
 async def measure(args: argparse.Namespace) -> dict:
-    server = ServerProcess(args.db)
+    server = ServerProcess(args.db, args.rate_limit)
     url = f"ws://127.0.0.1:{server.port}/"
     rng = random.Random(args.seed)
     try:
@@ -215,12 +268,27 @@ async def measure(args: argparse.Namespace) -> dict:
         open_s, cpu_open = time.monotonic() - t0, server.cpu_s() - cpu_open
         rooms_rss = server.rss_mib()
         stats = Stats()
+        peak_rss = [rooms_rss]
+        sampling = True
+
+        def sample() -> None:
+            while sampling:
+                peak_rss[0] = max(peak_rss[0], server.rss_mib())
+                time.sleep(0.2)  # light: this process's clients share its interpreter
+
+        sampler = threading.Thread(target=sample, daemon=True)
+        sampler.start()
+        attacker = NeverReader(server.port, args.seconds) if args.never_reading else None
         cpu0, t1 = server.cpu_s(), time.monotonic()
         stop_at = t1 + args.seconds
         players = [play_room(h, g, v, random.Random(rng.random()), stats, stop_at, args.think)
                    for (h, g, _), v in zip(rooms, variants, strict=True)]
         await asyncio.wait_for(asyncio.gather(*players), args.seconds + 120)
         play_s, cpu = time.monotonic() - t1, server.cpu_s() - cpu0
+        if attacker is not None:
+            attacker.stop()
+        sampling = False
+        sampler.join()
         played_rss = server.rss_mib()
         for h, g, tasks in rooms:
             await h.conn.close()
@@ -242,6 +310,11 @@ async def measure(args: argparse.Namespace) -> dict:
             "kib_per_room_opened": round(1024 * (rooms_rss - base_rss) / args.rooms, 1),
             "kib_per_room_played": round(1024 * (played_rss - base_rss) / args.rooms, 1),
             "kib_per_move": round(1024 * (played_rss - rooms_rss) / stats.moves, 2) if stats.moves else None,
+            "rss_mib_max_during_play": round(peak_rss[0], 1),
+            **({"never_reading_pings_sent": attacker.pings,
+                "never_reading_dropped_after_s": (round(attacker.dropped_after, 2)
+                                                  if attacker.dropped_after is not None else None)}
+               if attacker is not None else {}),
         }
     finally:
         server.stop()
@@ -253,6 +326,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seconds", type=float, default=10.0, help="how long they play (default 10)")
     p.add_argument("--think", type=float, default=0.0, metavar="S", help="seconds each player waits before a move")
     p.add_argument("--db", metavar="FILE", help="the server keeps rooms in this SQLite file (default: in memory)")
+    p.add_argument("--never-reading", action="store_true",
+                   help="add a client that floods pings and never reads, while the rooms play")
+    p.add_argument("--rate-limit", type=int, metavar="N", help="the server's --rate-limit (default: its own)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     args = p.parse_args(argv)

@@ -17,17 +17,23 @@ from __future__ import annotations
 import json
 import re
 import secrets
+import unicodedata
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 from urllib.parse import urlsplit
+
+from .clock import ClockReading, ClockSettings, SideTime
 
 # --- limits ---------------------------------------------------------------------------------------
 
 MAX_MESSAGE_BYTES = 4096  # a longer message closes the connection (WebSocket close code 1009)
 RATE_LIMIT_MESSAGES = 20  # at most this many messages ...
-RATE_WINDOW_S = 1.0  # ... in any window this long from one connection; more get rate_limited
+RATE_WINDOW_S = 1.0  # ... in any window this long from one connection; more get rate_limited (once a window)
+FLOOD_FACTOR = 10  # this many times the rate limit in one window closes the connection (1008)
+MAX_UNSENT_BYTES = 64 * 1024  # a connection with more unsent data than this reads nothing: it is dropped
 MAX_MOVE_TEXT = 200  # longest move text read (a 10x10 capture route of many landings fits easily)
 DEFAULT_PORT = 47800
+MAX_NICKNAME = 20  # characters of a nickname
 
 ROOM_ID_BYTES = 12  # 96 random bits: 16 URL-safe characters
 SEAT_SECRET_BYTES = 16  # 128 random bits: 22 URL-safe characters
@@ -38,12 +44,14 @@ VARIANT_NAMES = ("american", "international")
 # The error codes a server sends (docs/online-protocol.md says which situation gives which).
 ERROR_CODES = (
     "bad_message", "no_such_room", "room_full", "bad_seat", "not_in_room", "not_your_turn",
-    "illegal_move", "game_over", "no_offer", "rate_limited", "too_many_rooms",
+    "illegal_move", "game_over", "no_offer", "rate_limited", "too_many_rooms", "own_room", "not_seeking",
+    "server_error",
 )
 
 # WebSocket close codes the server uses besides the standard ones (1009: message too big).
 CLOSE_ROOM_GONE = 4000  # the room expired (idle or too old); don't reconnect
 CLOSE_SEAT_TAKEN = 4001  # another connection resumed this seat; don't reconnect
+CLOSE_FLOOD = 1008  # (policy violation) far more messages than the rate limit allows
 
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")  # room ids and seat secrets as read (made: 16 and 22 chars)
 
@@ -64,10 +72,29 @@ def new_seat_secret() -> str:
 
 @dataclass(frozen=True)
 class Create:
-    """Open a room with these rules; the sender takes the first seat (the side that moves first)."""
+    """Open a room with these rules, with the game clock or without it (the default); the sender takes
+    the first seat (the side that moves first)."""
 
     TYPE: ClassVar[str] = "create"
     variant: str
+    clock: bool = False
+
+
+@dataclass(frozen=True)
+class Seek:
+    """Ask to be paired with the next player who seeks a game with the same rules ("Play someone
+    online"); ``nickname`` is what the opponent sees."""
+
+    TYPE: ClassVar[str] = "seek"
+    variant: str
+    nickname: str
+
+
+@dataclass(frozen=True)
+class CancelSeek:
+    """Stop seeking; a seek cancelled is never paired."""
+
+    TYPE: ClassVar[str] = "cancel_seek"
 
 
 @dataclass(frozen=True)
@@ -119,7 +146,7 @@ class Ping:
     TYPE: ClassVar[str] = "ping"
 
 
-ClientMessage = Create | Join | Resume | PlayMove | AcceptDraw | Resign | Rematch | Ping
+ClientMessage = Create | Seek | CancelSeek | Join | Resume | PlayMove | AcceptDraw | Resign | Rematch | Ping
 
 # --- server to client -----------------------------------------------------------------------------
 
@@ -137,9 +164,38 @@ class Joined:
 
 
 @dataclass(frozen=True)
+class Seeking:
+    """The answer to ``seek``: the sender waits for an opponent with these rules."""
+
+    TYPE: ClassVar[str] = "seeking"
+    variant: str
+    nickname: str
+
+
+@dataclass(frozen=True)
+class SeekCancelled:
+    """The answer to ``cancel_seek``: the seek is gone and will not be paired."""
+
+    TYPE: ClassVar[str] = "seek_cancelled"
+
+
+@dataclass(frozen=True)
+class Paired:
+    """A seek paired: the room made for the two players, the seat's secret (as in ``joined``), the
+    receiver's colour in game 1 (drawn at random) and the opponent's nickname. A ``state`` follows."""
+
+    TYPE: ClassVar[str] = "paired"
+    room: str
+    seat: str
+    color: str
+    opponent: str
+
+
+@dataclass(frozen=True)
 class Result:
     """How a game ended: ``result`` the winner (``black``/``white``) or ``draw``; ``reason`` one of
-    ``no_moves``, ``resignation``, ``agreement``, ``repetition``, ``move_limit``, ``endgame_rule``."""
+    ``no_moves``, ``resignation``, ``agreement``, ``repetition``, ``move_limit``, ``endgame_rule``, or
+    ``time`` (the loser ran out of time)."""
 
     result: str
     reason: str
@@ -148,11 +204,13 @@ class Result:
 @dataclass(frozen=True)
 class Player:
     """One seat as the state shows it: whether its player is connected now, whether anyone has taken
-    the seat, and for how many seconds its player has been away (None while connected or not taken)."""
+    the seat, for how many seconds its player has been away (None while connected or not taken), and
+    the player's nickname (None in a friend's room)."""
 
     connected: bool
     seated: bool = True
     away_s: float | None = None
+    name: str | None = None
 
 
 @dataclass(frozen=True)
@@ -160,7 +218,8 @@ class State:
     """The room's current game, sent to both players after every change (moves, offers, the end, joins,
     disconnects, a rematch). ``moves`` are in numeric notation as ``python -m engine game`` reads them;
     ``offered_at`` lists the indices into ``moves`` that carried a draw offer; ``you`` is the receiver's
-    colour in this game; ``rematch`` the colours that have asked for the next game."""
+    colour in this game; ``rematch`` the colours that have asked for the next game; ``clock`` both
+    clocks at the server's time ``clock.at`` (None in a room without the clock)."""
 
     TYPE: ClassVar[str] = "state"
     room: str
@@ -176,6 +235,7 @@ class State:
     you: str
     offered_at: tuple[int, ...] = ()
     rematch: tuple[str, ...] = ()
+    clock: ClockReading | None = None
 
     @property
     def started(self) -> bool:
@@ -197,21 +257,30 @@ class Error:
     message: str
 
 
-ServerMessage = Joined | State | Pong | Error
+ServerMessage = Joined | Paired | Seeking | SeekCancelled | State | Pong | Error
 
-_CLIENT_TYPES: dict[str, type] = {c.TYPE: c for c in (Create, Join, Resume, PlayMove, AcceptDraw, Resign, Rematch, Ping)}
-_SERVER_TYPES: dict[str, type] = {c.TYPE: c for c in (Joined, State, Pong, Error)}
+_CLIENT_TYPES: dict[str, type] = {c.TYPE: c for c in (Create, Seek, CancelSeek, Join, Resume, PlayMove, AcceptDraw,
+                                                      Resign, Rematch, Ping)}
 
 # --- encoding -------------------------------------------------------------------------------------
 
 
 def _plain(value: Any) -> Any:
-    if isinstance(value, (Result, Player)):
-        return {f.name: _plain(getattr(value, f.name)) for f in fields(value)}
+    if isinstance(value, ClockReading):
+        settings = value.settings
+        return {"main_s": settings.main_s, "periods": settings.periods, "period_s": settings.period_s,
+                "black": _plain(value.black), "white": _plain(value.white), "running": value.running,
+                "at": value.at}
+    if isinstance(value, SideTime):
+        return {"main_s": value.main_s, "periods": value.periods, "period_s": value.period_s}
+    if isinstance(value, Player):
+        return {"connected": value.connected, "seated": value.seated, "away_s": value.away_s, "name": value.name}
+    if isinstance(value, Result):
+        return {"result": value.result, "reason": value.reason}
     if isinstance(value, dict):
         return {k: _plain(v) for k, v in value.items()}
     if isinstance(value, tuple):
-        return [_plain(v) for v in value]
+        return [v if isinstance(v, (str, int)) else _plain(v) for v in value]
     return value
 
 
@@ -257,10 +326,12 @@ def parse_client(text: str | bytes) -> ClientMessage:
     if unknown := sorted(set(data) - names - {"type"}):
         raise BadMessage(f"{kind} has no field {', '.join(map(repr, unknown))}")
     if cls is Create:
-        variant = _field(data, kind, "variant", str)
-        if variant not in VARIANT_NAMES:
-            raise BadMessage(f"unknown variant {variant!r} (expected american or international)")
-        return Create(variant)
+        clock = data.get("clock", False)
+        if not isinstance(clock, bool):
+            raise BadMessage(f"create.clock must be true or false, not {clock!r}")
+        return Create(_variant(data, kind), clock)
+    if cls is Seek:
+        return Seek(_variant(data, kind), check_nickname(_field(data, kind, "nickname", str)))
     if cls is Join:
         return Join(_token(data, kind, "room"))
     if cls is Resume:
@@ -285,6 +356,25 @@ def _field(data: dict, kind: str, name: str, typ: type) -> Any:
     return value
 
 
+def _variant(data: dict, kind: str) -> str:
+    variant = _field(data, kind, "variant", str)
+    if variant not in VARIANT_NAMES:
+        raise BadMessage(f"unknown variant {variant!r} (expected american or international)")
+    return variant
+
+
+def check_nickname(text: str) -> str:
+    """A nickname as a player typed it, spaces at the ends removed: 1 to :data:`MAX_NICKNAME`
+    characters, none of them a control, format or unassigned character (BadMessage says which)."""
+    name = text.strip()
+    if not 0 < len(name) <= MAX_NICKNAME:
+        raise BadMessage(f"a nickname is 1 to {MAX_NICKNAME} characters, not {_quote(text)}")
+    for c in name:
+        if unicodedata.category(c).startswith("C") or (c.isspace() and c != " "):
+            raise BadMessage(f"nickname {_quote(text)} has the character U+{ord(c):04X} in it")
+    return name
+
+
 def _token(data: dict, kind: str, name: str) -> str:
     value = _field(data, kind, name, str)
     if not _TOKEN.fullmatch(value):
@@ -303,13 +393,21 @@ def parse_server(text: str | bytes) -> ServerMessage:
     try:
         if kind == "joined":
             return Joined(*(_field(data, kind, n, str) for n in ("room", "seat", "color", "link")))
+        if kind == "paired":
+            return Paired(*(_field(data, kind, n, str) for n in ("room", "seat", "color", "opponent")))
+        if kind == "seeking":
+            return Seeking(_field(data, kind, "variant", str), _field(data, kind, "nickname", str))
+        if kind == "seek_cancelled":
+            return SeekCancelled()
         if kind == "state":
             return _parse_state(data)
         if kind == "pong":
             return Pong()
         if kind == "error":
             return Error(_field(data, kind, "code", str), _field(data, kind, "message", str))
-    except (TypeError, KeyError, AttributeError) as err:
+    except (TypeError, KeyError, AttributeError, ValueError) as err:
+        if isinstance(err, BadMessage):
+            raise
         raise BadMessage(f"malformed {kind}: {err}") from None
     raise BadMessage(f"unknown message type {kind!r}")
 
@@ -328,9 +426,10 @@ def _parse_state(data: dict) -> State:
         p = players.get(color)
         if not isinstance(p, dict) or not isinstance(p.get("connected"), bool):
             raise BadMessage(f"state.players.{color} must be an object with connected true/false, not {p!r}")
-        away = p.get("away_s")
+        away, name = p.get("away_s"), p.get("name")
         seats[color] = Player(p["connected"], bool(p.get("seated", True)),
-                              float(away) if isinstance(away, (int, float)) and not isinstance(away, bool) else None)
+                              float(away) if isinstance(away, (int, float)) and not isinstance(away, bool) else None,
+                              name if isinstance(name, str) else None)
     offered = data.get("offered_at", [])
     rematch = data.get("rematch", [])
     if not isinstance(offered, list) or not all(isinstance(i, int) and 0 <= i < len(moves) for i in offered):
@@ -341,11 +440,39 @@ def _parse_state(data: dict) -> State:
     if draw_offer not in (None, *COLORS):
         raise BadMessage(f"state.draw_offer must be null, black or white, not {draw_offer!r}")
     game = _field(data, kind, "game", int)
+    clock = data.get("clock")
     return State(
         room=_field(data, kind, "room", str), variant=_field(data, kind, "variant", str), game=game,
         start_fen=_field(data, kind, "start_fen", str), moves=tuple(moves), fen=_field(data, kind, "fen", str),
         to_move=_field(data, kind, "to_move", str), outcome=outcome, draw_offer=draw_offer, players=seats,
-        you=_field(data, kind, "you", str), offered_at=tuple(offered), rematch=tuple(rematch))
+        you=_field(data, kind, "you", str), offered_at=tuple(offered), rematch=tuple(rematch),
+        clock=_parse_clock(clock) if clock is not None else None)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _parse_clock(data: Any) -> ClockReading:
+    if not isinstance(data, dict):
+        raise BadMessage(f"state.clock must be an object or null, not {data!r}")
+    numbers = [data.get(k) for k in ("main_s", "periods", "period_s", "at")]
+    if not all(_is_number(n) for n in numbers):
+        raise BadMessage(f"state.clock needs main_s, periods, period_s and at as numbers: {data!r}")
+    try:
+        settings = ClockSettings(float(data["main_s"]), int(data["periods"]), float(data["period_s"]))
+    except ValueError as err:
+        raise BadMessage(f"state.clock: {err}") from None
+    sides = {}
+    for color in COLORS:
+        side = data.get(color)
+        if not isinstance(side, dict) or not all(_is_number(side.get(k)) for k in ("main_s", "periods", "period_s")):
+            raise BadMessage(f"state.clock.{color} must be an object of main_s, periods and period_s, not {side!r}")
+        sides[color] = SideTime(float(side["main_s"]), int(side["periods"]), float(side["period_s"]))
+    running = data.get("running")
+    if running not in (None, *COLORS):
+        raise BadMessage(f"state.clock.running must be null, black or white, not {running!r}")
+    return ClockReading(settings, sides["black"], sides["white"], running, float(data["at"]))
 
 
 # --- links and server addresses -------------------------------------------------------------------

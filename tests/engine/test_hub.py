@@ -69,7 +69,8 @@ def test_moves_in_hub_format():
 
 @pytest.mark.parametrize("value, variant", [("american", AMERICAN), ("english", AMERICAN), ("Checkers", AMERICAN),
                                             ("8x8", AMERICAN), ("international", INTERNATIONAL),
-                                            ("normal", INTERNATIONAL), ("10x10", INTERNATIONAL)])
+                                            ("normal", INTERNATIONAL), ("standard", INTERNATIONAL),
+                                            ("10x10", INTERNATIONAL)])
 def test_set_param_variant_takes_the_command_lines_names(value, variant):
     engine = HubEngine(AMERICAN if variant is INTERNATIONAL else INTERNATIONAL, write=lambda line: None)
     engine._dispatch("set-param", {"name": "variant", "value": value}, 0)
@@ -198,3 +199,40 @@ def test_bad_input_gives_error_lines_and_end_of_input_quits(session):
     assert session.read() == "pong"
     session.proc.stdin.close()
     assert session.proc.wait(30) == 0
+
+
+# --- the position is the GUI's ------------------------------------------------------------------
+
+
+def serve(*lines: str) -> list[tuple[str, dict]]:
+    """The engine's answers to ``lines`` (in this process), parsed."""
+    out: list[str] = []
+    HubEngine(INTERNATIONAL, write=out.append).run([line + "\n" for line in lines] + ["quit\n"])
+    return [parse_line(line) for line in out]
+
+
+def test_after_a_refused_pos_go_is_an_error_until_a_good_pos():
+    answers = serve("level depth=2", f'pos pos={INTERNATIONAL_START} moves="32-28"', "pos pos=Bxx", "go think",
+                    "new-game", "go think", f'pos pos={INTERNATIONAL_START} moves="31-27 99-98"', "go think",
+                    f'pos pos={INTERNATIONAL_START} moves="31-27"', "go think")
+    kinds = [command for command, _ in answers if command != "info"]
+    assert kinds == ["error", "error", "error", "error", "error", "done"], answers
+    errors = [args["message"] for command, args in answers if command == "error"]
+    assert "bad Hub position 'Bxx'" in errors[0] and "go: no position" in errors[1] and "go: no position" in errors[2]
+    assert "'99-98'" in errors[3] and "go: no position" in errors[4]
+    position = Position.initial(INTERNATIONAL)
+    position = position.play(parse_move(position, "31-27"))
+    assert parse_move(position, answers[-1][1]["move"]) in position.legal_moves()  # the last good pos's move
+
+
+def test_the_guis_moves_are_played_past_a_draw_our_rules_would_declare():
+    """The game lost to dame-rs: a lone king against three, where the GUI counts the 5-move main-diagonal
+    rule from the king's return to the diagonal and our rules from its first arrival."""
+    start = "WeeeeeeeeeeeeeeeeeeeeeeeeeeWeeeeeeeBeeeeeeeeeeeBBee"
+    moves = "27-32 48-39 32-14 39-44 14-9 44-50 9-4 50-45 4-10 35-13 10-5 45-50"
+    answers = serve("level depth=3", f'pos pos={start} moves="{moves}"', "go think")
+    assert [command for command, _ in answers if command != "info"] == ["done"], answers
+    position = parse_position(INTERNATIONAL, start)
+    for text in moves.split():
+        position = position.play(parse_move(position, text))
+    assert parse_move(position, answers[-1][1]["move"]) in position.legal_moves()

@@ -73,6 +73,9 @@ def test_known_squares(variant, square, name):
 @pytest.mark.parametrize("variant, text", [
     (AMERICAN, "0"), (AMERICAN, "33"), (AMERICAN, "a2"), (AMERICAN, "i1"), (AMERICAN, "a9"), (AMERICAN, "xyz"),
     (INTERNATIONAL, "51"), (INTERNATIONAL, "a2"), (INTERNATIONAL, "k1"), (INTERNATIONAL, "a11"), (INTERNATIONAL, ""),
+    # digits that str.isdigit() and \d take but are not ASCII: int() refuses the first two, reads the rest
+    (AMERICAN, "\u00b2"), (AMERICAN, "\u2460"), (AMERICAN, "\u0663"), (AMERICAN, "1\u0665"), (AMERICAN, "c\u0663"),
+    (INTERNATIONAL, "\uff13\uff12"), (INTERNATIONAL, "a\u00b9"),
 ])
 def test_bad_square_names_the_text(variant, text):
     with pytest.raises(InvalidSquareError) as err:
@@ -135,6 +138,7 @@ def test_ambiguous_capture_needs_the_route():
     ("11", "can't read"), ("", "can't read"), ("11-", "can't read"), ("-15", "can't read"),
     ("zz-15", "'zz'"), ("11-33", "'33'"), ("a2-b3", "'a2'"),  # not squares
     ("11-19", "not a legal move"), ("22-18", "not a legal move"), ("11x18", "not a legal move"),
+    ("\u00b2-15", "'\u00b2'"), ("\u2460-15", "'\u2460'"), ("1\u0661-15", "'1\u0661'"),  # non-ASCII digits
 ])
 def test_bad_move_text_names_it(text, why):
     pos = Position.initial(AMERICAN)

@@ -1,4 +1,4 @@
-"""PDN in and out (engine/pdn.py): real game collections, every point of the syntax, bad input, round
+"""PDN in and out (engine/pdn/): real game collections, every point of the syntax, bad input, round
 trips, the game record's side (Game to PDN and back), and ``python -m engine pdn``.
 
 The real collections (tests/data/pdn/*.pdn with a wiegerw/pdn header) are checked against an independent
@@ -22,7 +22,6 @@ import pytest
 import reference as ref
 
 from engine import AMERICAN, INTERNATIONAL, Color, InvalidFenError, Position
-from engine import pdn as pdn_module
 from engine.__main__ import main as engine_main
 from engine.game import Game
 from engine.pdn import (
@@ -39,6 +38,8 @@ from engine.pdn import (
     result_winner,
     write_games,
 )
+from engine.pdn import reader as pdn_reader
+from engine.pdn import tokens as pdn_tokens
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data" / "pdn"
@@ -425,10 +426,10 @@ def test_random_damage_to_real_files_never_raises():
 
 
 def test_huge_input_stays_within_the_limits(tmp_path, monkeypatch):
-    monkeypatch.setattr(pdn_module, "MAX_LINE_BYTES", 4096)
-    monkeypatch.setattr(pdn_module, "MAX_GAME_CHARS", 50_000)
-    monkeypatch.setattr(pdn_module, "MAX_PLIES", 300)
-    monkeypatch.setattr(pdn_module, "MAX_COMMENT_CHARS", 1000)
+    monkeypatch.setattr(pdn_tokens, "MAX_LINE_BYTES", 4096)
+    monkeypatch.setattr(pdn_reader, "MAX_GAME_CHARS", 50_000)
+    monkeypatch.setattr(pdn_reader, "MAX_PLIES", 300)
+    monkeypatch.setattr(pdn_tokens, "MAX_COMMENT_CHARS", 1000)
     kings = "[GameType \"21\"]\n[FEN \"B:WK32:BK1\"]\n" + " ".join(["1-5 32-28 5-1 28-32"] * 200) + " *\n"
     one_line = ('[GameType "20"] 1. 32-28 19-23 ' + "{" + "word " * 20_000 + "} ") * 3
     never_closed = '[GameType "21"]\n1. 11-15 {' + "and on\n" * 5000 + '[Event "after"]\n1. 9-13 *\n'
@@ -645,3 +646,36 @@ def test_fifty_megabytes_are_read_in_bounded_memory(tmp_path):
     assert len(run.stdout.splitlines()) == count * copies
     peak_kib = int(run.stderr.split()[-1])
     assert peak_kib < 400 * 1024  # numba and numpy alone take about 150 MB
+
+
+# --- the reader's visitor ----------------------------------------------------------------------------
+
+
+class MoveLister(pdn_reader.PdnVisitor[tuple[dict, list[str]]]):
+    """A visitor of its own, as python-chess's visitors are written: each game's tags and main-line move
+    texts (no rules, no model)."""
+
+    def __init__(self) -> None:
+        self.tags: dict[str, str] = {}
+        self.moves: list[str] = []
+
+    def visit_tag(self, name: str, value: str, line: int) -> None:
+        self.tags[name] = value
+
+    def visit_move(self, text: str, line: int, number: int | None, second: bool | None) -> None:
+        self.moves.append(text)
+
+    def end_game(self) -> tuple[dict, list[str]]:
+        return self.tags, self.moves
+
+
+@pytest.mark.parametrize("name", ["american-oca.pdn", "international-nk2003.pdn", "international-dutch96.pdn"])
+def test_a_visitor_of_its_own_gets_each_games_tags_and_main_line(name):
+    text = (DATA / name).read_text(encoding="utf-8")
+    reader = pdn_reader.PdnReader(MoveLister)
+    games = list(reader.games(pdn_tokens.tokens(pdn_tokens.text_lines(text))))
+    expected = plain_games(text)
+    assert len(games) == len(expected)
+    for (tags, moves), (plain_tags, plain_moves) in zip(games, expected, strict=True):
+        assert tags == plain_tags
+        assert [re.sub(r"\s+", "", m).lower() for m in moves if m != tags.get("Result")] == plain_moves

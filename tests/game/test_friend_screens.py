@@ -203,6 +203,17 @@ def test_the_desktop_entry_opens_links_with_this_game(xdg_home):
     assert mimeapps == ["[Default Applications]", "x-scheme-handler/checkers3d=checkers3d.desktop;"]
 
 
+def test_the_desktop_folders_are_platformdirs_own(xdg_home, monkeypatch):
+    """desktop.py asks platformdirs where the user's data and config folders are (as storage does)."""
+    import platformdirs
+
+    monkeypatch.setattr(platformdirs, "user_data_dir", lambda *a, **k: str(xdg_home / "asked-data"))
+    monkeypatch.setattr(platformdirs, "user_config_dir", lambda *a, **k: str(xdg_home / "asked-config"))
+    desktop.register_link_handler(["checkers3d"])
+    assert (xdg_home / "asked-data" / "applications" / "checkers3d.desktop").is_file()
+    assert (xdg_home / "asked-config" / "mimeapps.list").is_file()
+
+
 def test_without_xdg_utils_the_defaults_file_is_edited_in_place(xdg_home):
     mimeapps = xdg_home / "xdg_config_home" / "mimeapps.list"
     mimeapps.parent.mkdir(parents=True)

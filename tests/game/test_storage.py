@@ -7,13 +7,58 @@ import os
 
 from game.phases import Level, Result
 from game.settings import AnimationSpeed, Notation, Settings, View
-from game.storage import ENV_DIR, Storage, data_dir
+from game.storage import CONFIG_ENV_DIR, ENV_DIR, Storage, config_dir, data_dir
 
 
 def test_data_dir_can_be_overridden(tmp_path, monkeypatch):
     monkeypatch.setenv(ENV_DIR, str(tmp_path / "x"))
     assert data_dir() == tmp_path / "x"
     assert Storage().directory == tmp_path / "x"
+
+
+def user_folders(tmp_path, monkeypatch):
+    """The platform's own folders (platformdirs, which reads the XDG variables on Linux) under tmp_path."""
+    for name in (ENV_DIR, CONFIG_ENV_DIR):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "share"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    return tmp_path / "share" / "checkers3d", tmp_path / "config" / "checkers3d"
+
+
+def test_settings_live_in_the_user_config_folder(tmp_path, monkeypatch):
+    data, config = user_folders(tmp_path, monkeypatch)
+    assert (data_dir(), config_dir()) == (data, config)
+    storage = Storage()
+    storage.save_settings(Settings(sound=False))
+    storage.save_game({"n": 1})
+    storage.flush()
+    assert sorted(p.name for p in config.iterdir()) == [Storage.SETTINGS]
+    assert sorted(p.name for p in data.iterdir()) == [Storage.GAME]
+    assert Storage().load_settings().sound is False
+
+
+def test_settings_of_an_older_version_move_to_the_config_folder_on_first_start(tmp_path, monkeypatch):
+    data, config = user_folders(tmp_path, monkeypatch)
+    data.mkdir(parents=True)
+    (data / Storage.SETTINGS).write_text(json.dumps({"sound": False, "view": "top"}))
+    storage = Storage()
+    assert storage.load_settings() == Settings(sound=False, view=View.TOP)
+    assert not (data / Storage.SETTINGS).exists()
+    assert json.loads((config / Storage.SETTINGS).read_text())["view"] == "top"
+    assert storage.take_notes() == []
+    # settings already in the config folder are never overwritten by an old file
+    (data / Storage.SETTINGS).write_text(json.dumps({"sound": True}))
+    assert Storage().load_settings().sound is False
+
+
+def test_the_folder_overrides_keep_a_tests_files_together(tmp_path, monkeypatch):
+    user_folders(tmp_path, monkeypatch)
+    monkeypatch.setenv(ENV_DIR, str(tmp_path / "all"))
+    assert Storage().config_directory == tmp_path / "all"  # the data folder alone moves everything
+    monkeypatch.setenv(CONFIG_ENV_DIR, str(tmp_path / "settings"))
+    assert Storage().config_directory == tmp_path / "settings"
+    assert Storage(tmp_path / "given").config_directory == tmp_path / "given"
+    assert Storage(tmp_path / "given", tmp_path / "conf").config_directory == tmp_path / "conf"
 
 
 def test_settings_round_trip_and_defaults_for_missing_file(storage):

@@ -12,6 +12,7 @@ from online_support import ServerProcess
 from engine import Color
 from engine.game import Game
 from game.online.client import Connected, GaveUp, Reconnecting, RoomClient, Unsent
+from game.online.clock import ClockSettings
 from game.online.protocol import Error, Joined, PlayMove, State, parse_link
 from game.online.server import EmbeddedServer
 from game.online.session import (
@@ -71,6 +72,28 @@ def test_the_client_delivers_typed_events_and_never_blocks(server):
     guest.close()
     with pytest.raises(RuntimeError):
         host.move("9-13")
+
+
+def test_a_room_with_the_clock_gives_states_with_readings_the_client_counts_down(make_server):
+    server = make_server(clock=ClockSettings(60.0, 3, 10.0))
+    host = RoomClient(server.url, **FAST)
+    host.create("international", clock=True)
+    joined = next_of(host, Joined)
+    waiting = next_of(host, State)
+    assert waiting.clock is not None and waiting.clock.running is None and waiting.clock.white.main_s == 60.0
+    guest = RoomClient(server.url, **FAST)
+    guest.join(joined.room)
+    started = state_with(guest, 0)
+    while not started.started:
+        started = state_with(guest, 0)
+    reading = started.clock
+    assert reading is not None and reading.running == "white" and reading.settings == ClockSettings(60.0, 3, 10.0)
+    later = reading.after(65.0)  # main time gone, and half a period
+    assert (later.white.main_s, later.white.periods) == (0.0, 3)
+    assert later.white.period_s == pytest.approx(10.0 - (65.0 - reading.white.main_s))
+    assert later.black == reading.black
+    host.close()
+    guest.close()
 
 
 def test_actions_while_down_come_back_unsent_and_the_client_gives_up(caplog):

@@ -9,16 +9,20 @@ import sys
 
 import pytest
 
+from game.online.clock import ClockReading, ClockSettings, SideTime
 from game.online.protocol import (
     DEFAULT_PORT,
     MAX_MESSAGE_BYTES,
+    MAX_NICKNAME,
     AcceptDraw,
     BadMessage,
+    CancelSeek,
     Create,
     Error,
     InvalidLinkError,
     Join,
     Joined,
+    Paired,
     Ping,
     Player,
     PlayMove,
@@ -26,6 +30,9 @@ from game.online.protocol import (
     Resign,
     Result,
     Resume,
+    Seek,
+    SeekCancelled,
+    Seeking,
     ServerAddress,
     State,
     encode,
@@ -41,6 +48,10 @@ from game.online.protocol import (
 @pytest.mark.parametrize("text, message", [
     ('{"type": "create", "variant": "american"}', Create("american")),
     ('{"type": "create", "variant": "international"}', Create("international")),
+    ('{"type": "create", "variant": "american", "clock": true}', Create("american", True)),
+    ('{"type": "seek", "variant": "international", "nickname": "  Anna K. "}', Seek("international", "Anna K.")),
+    ('{"type": "seek", "variant": "american", "nickname": "\u674e\u660e"}', Seek("american", "\u674e\u660e")),
+    ('{"type": "cancel_seek"}', CancelSeek()),
     ('{"type": "join", "room": "abc_DEF-123"}', Join("abc_DEF-123")),
     ('{"type": "resume", "room": "r00m", "seat": "s3at"}', Resume("r00m", "s3at")),
     ('{"type": "move", "move": "11-15"}', PlayMove("11-15", False)),
@@ -73,6 +84,17 @@ def test_client_messages_parse(text, message):
     ('{"type": "move", "move": "11-15", "offer_draw": 1}', "offer_draw must be true or false"),
     ('{"type": "move", "move": "11-15", "offer": true}', "move has no field 'offer'"),
     ('{"type": "ping", "extra": 1}', "ping has no field 'extra'"),
+    ('{"type": "create", "variant": "american", "clock": "yes"}', "create.clock must be true or false"),
+    ('{"type": "seek", "variant": "american"}', "needs the field 'nickname'"),
+    ('{"type": "seek", "nickname": "Ann"}', "needs the field 'variant'"),
+    ('{"type": "seek", "variant": "chess", "nickname": "Ann"}', "unknown variant 'chess'"),
+    ('{"type": "seek", "variant": "american", "nickname": "   "}', f"1 to {MAX_NICKNAME} characters"),
+    ('{"type": "seek", "variant": "american", "nickname": "' + "n" * (MAX_NICKNAME + 1) + '"}', "1 to 20 characters"),
+    ('{"type": "seek", "variant": "american", "nickname": "a\\u0000b"}', "U+0000"),
+    ('{"type": "seek", "variant": "american", "nickname": "a\\nb"}', "U+000A"),
+    ('{"type": "seek", "variant": "american", "nickname": "a\\u202eb"}', "U+202E"),  # right-to-left override
+    ('{"type": "seek", "variant": "american", "nickname": "Ann", "rated": true}', "seek has no field 'rated'"),
+    ('{"type": "cancel_seek", "variant": "american"}', "cancel_seek has no field 'variant'"),
     ("[" * 3000 + "]" * 1000, "not JSON"),
 ])
 def test_malformed_client_messages_say_what_is_wrong(text, says):
@@ -89,16 +111,35 @@ def test_binary_and_oversize_messages_are_bad():
 
 
 def test_server_messages_round_trip():
+    clock = ClockReading(ClockSettings(300.0, 3, 30.0), SideTime(0.0, 2, 12.5), SideTime(281.25, 3, 30.0), "black",
+                         1764625512.125)
     state = State(room="r", variant="american", game=2, start_fen="B:W21-32:B1-12", moves=("11-15", "23-19"),
                   fen="B:W19,21,22,24-32:B1-10,12,15", to_move="black", outcome=Result("white", "resignation"),
-                  draw_offer=None, players={"black": Player(True), "white": Player(False, True, 12.5)}, you="white",
-                  offered_at=(1,), rematch=("black",))
-    for message in (state, Joined("r", "s", "black", "checkers3d://h:1/r"), Error("room_full", "full")):
+                  draw_offer=None, players={"black": Player(True, name="Ann"), "white": Player(False, True, 12.5)},
+                  you="white", offered_at=(1,), rematch=("black",), clock=clock)
+    for message in (state, Joined("r", "s", "black", "checkers3d://h:1/r"), Error("room_full", "full"),
+                    Paired("r", "s", "white", "Bo"), Seeking("american", "Ann"), SeekCancelled()):
         assert parse_server(encode(message)) == message
     wire = json.loads(encode(state))
     assert wire["type"] == "state" and wire["moves"] == ["11-15", "23-19"]
-    assert wire["players"]["white"] == {"connected": False, "seated": True, "away_s": 12.5}
+    assert wire["players"]["white"] == {"connected": False, "seated": True, "away_s": 12.5, "name": None}
+    assert wire["players"]["black"]["name"] == "Ann"
     assert wire["outcome"] == {"result": "white", "reason": "resignation"}
+    assert wire["clock"] == {"main_s": 300.0, "periods": 3, "period_s": 30.0,
+                             "black": {"main_s": 0.0, "periods": 2, "period_s": 12.5},
+                             "white": {"main_s": 281.25, "periods": 3, "period_s": 30.0},
+                             "running": "black", "at": 1764625512.125}
+
+
+def test_a_state_without_the_new_fields_still_reads_and_a_bad_clock_does_not():
+    wire = json.loads(encode(State(room="r", variant="american", game=1, start_fen="B:W21-32:B1-12", moves=(),
+                                   fen="B:W21-32:B1-12", to_move="black", outcome=None, draw_offer=None,
+                                   players={"black": Player(True), "white": Player(True)}, you="black")))
+    del wire["clock"], wire["players"]["black"]["name"]
+    assert parse_server(json.dumps(wire)).clock is None  # an older server
+    for bad in ({"main_s": 300}, {"main_s": 300, "periods": 3, "period_s": 0, "at": 1, "black": {}, "white": {}}, 7):
+        with pytest.raises(BadMessage, match="clock"):
+            parse_server(json.dumps({**wire, "clock": bad}))
 
 
 def test_client_ignores_fields_it_does_not_know_but_not_missing_ones():
