@@ -235,13 +235,18 @@ def write(data: dict, path: Path) -> None:
 # --- command line -----------------------------------------------------------------------------------
 
 
+def _per_variant(values: dict[str, int], other: int) -> str:
+    """A default for help texts: ``american 15, international 11, the others 11``."""
+    return ", ".join(f"{name} {value}" for name, value in values.items()) + f", the others {other}"
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
     sub = p.add_subparsers(dest="book_command", required=True)
     b = sub.add_parser("build", help="search the book's positions and write the book file")
     b.add_argument("--variant", type=variant_arg, required=True, help=f"one of {variant_names()}")
-    b.add_argument("--depth", type=int, default=None, help=f"search depth (default {DEPTH}, the others {OTHER_DEPTH})")
+    b.add_argument("--depth", type=int, default=None, help=f"search depth (default {_per_variant(DEPTH, OTHER_DEPTH)})")
     b.add_argument("--line-plies", type=int, default=None,
-                   help=f"best line after each opening (default {LINE_PLIES}, the others {OTHER_LINE_PLIES})")
+                   help=f"best line after each opening (default {_per_variant(LINE_PLIES, OTHER_LINE_PLIES)})")
     b.add_argument("--tree-plies", type=int, default=TREE_PLIES,
                    help=f"every answer to the book's moves for this many plies from the start (default {TREE_PLIES})")
     b.add_argument("--margin", type=int, default=MARGIN, help=f"good moves: within this of the best (default {MARGIN})")

@@ -20,8 +20,8 @@ engine understands:
     quit; end of input quits at once, as the protocol asks
 
 ``<P>`` is the side to move (``W`` or ``B``) then one character per square in standard order (1..50,
-or 1..32 after ``set-param name=variant value=american``): ``w``/``b`` man, ``W``/``B`` king, ``e``
-empty. ``<M>`` is ``32-28`` for a quiet move and ``from x to x captured x captured ...`` for a capture
+or 1..32 on an 8x8 board, numbered as the rule set's FEN numbers them: the ``square_one_corner`` of its
+``Variant``): ``w``/``b`` man, ``W``/``B`` king, ``e`` empty. ``<M>`` is ``32-28`` for a quiet move and ``from x to x captured x captured ...`` for a capture
 (``28x19x23``: from 28 to 19 taking 23; captured squares in any order, written here in ascending order).
 ``score`` is in men (a man = 1.0), ``time`` in seconds, ``nps`` in millions of nodes per second.
 
@@ -477,16 +477,17 @@ def script(argv=None) -> int:
     path = _program_path()
     parser = OneLineParser(
         prog="checkers3d-engine", formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="Checkers 3D's engine (American checkers and International draughts) speaking the Hub "
-                    "protocol, version 2\n(Scan's), on standard input and output.",
+        description="Checkers 3D's engine (American checkers, International draughts and seven more rule "
+                    "sets) speaking the\nHub protocol, version 2 (Scan's), on standard input and output.",
         epilog=f"""To use it from a GUI, add an engine whose command is this program's full path:
 
     {path}
 
 and choose the Hub protocol where the GUI asks (Hub is Scan's protocol; DamExchange and
 CheckerBoard's DLLs are not spoken). The GUI sets the rules with
-set-param name=variant value=american|international (normal, as Scan calls it); without that,
---variant decides. Examples:
+set-param name=variant value=american|international (normal, as Scan calls it)|brazilian|
+russian|pool|spanish|italian|czech|thai (pydraughts' names); without that, --variant decides.
+Examples:
 
     pydraughts:   from draughts.engines.hub import HubEngine; HubEngine(["{path}"])
     a match:      python -m engine match --variant international --b 'hub={path}'

@@ -122,6 +122,11 @@ class Variant:
     piece_colours: tuple[str, str] = ("white", "black")  # the colours of White's and Black's men
     aliases: tuple[str, ...] = ()  # other names the command line and the Hub protocol accept (lower case)
 
+    def side_name(self, color: Color) -> str:
+        """What the players call ``color``'s side (in "... to move", a result, a clock): the colour of its
+        pieces, as every rule text names them: ``"White"``, ``"Black"``, ``"Red"`` for Pool's Black."""
+        return self.piece_colours[color].capitalize()
+
     @property
     def squares(self) -> int:
         """How many playable (dark) squares: 32 or 50."""

@@ -107,6 +107,13 @@ def test_notation_follows_each_rule_set():
     assert variant_named("pool").piece_colours == ("white", "red")  # APCA 3
 
 
+def test_the_sides_are_named_by_their_colours():
+    # what the window writes for "... to move" and a result: the colour of each side's pieces, Red for
+    # the rules' Black in Pool checkers (APCA 3)
+    assert {v.name: (v.side_name(Color.WHITE), v.side_name(Color.BLACK)) for v in ALL_VARIANTS.values()} == {
+        name: ("White", "Red" if name == "pool" else "Black") for name in ALL_VARIANTS}
+
+
 # --- the rules that tell the rule sets apart ---------------------------------------------------
 
 def test_russian_man_crowned_in_a_capture_goes_on_as_a_king():
