@@ -496,6 +496,10 @@ def build_parser() -> argparse.ArgumentParser:
     from .tuning import add_arguments as add_tuning_arguments
 
     add_tuning_arguments(p)
+    p = sub.add_parser("net", help="the network evaluation: train it on positions of tune generate")
+    from .network import add_arguments as add_network_arguments
+
+    add_network_arguments(p)
     p = sub.add_parser("timeuse", help="time a level's moves in self-play: distribution of wall times and depths")
     from .timeuse import add_arguments as add_timeuse_arguments
     from .timeuse import cmd_timeuse

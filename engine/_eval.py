@@ -51,7 +51,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _board
-from ._jit import kernel
+from ._jit import inlined, kernel
 from ._movegen import lsb, popcount
 from .variants import Variant
 
@@ -205,7 +205,7 @@ def eval_tables(variant: Variant, weights: tuple[int, ...] | None = None) -> Eva
     return EvalTables(wts, info, own, cones, row_col, masks, np.zeros((1, 1), dtype=np.int64))
 
 
-@kernel
+@inlined
 def _record(out, record, i, count, phase):
     """Add ``count`` of feature ``i`` to the opening and ending slots of ``out`` (when recording)."""
     if record:
@@ -213,7 +213,7 @@ def _record(out, record, i, count, phase):
         out[1, i] += count * (PHASE_ONE - phase)
 
 
-@kernel
+@inlined
 def _side_pieces(men, kings, enemy, side, guarded, ev, out, record, sign, phase):
     """One side's men by square, its back-rank guard pattern (counted when ``guarded``), its runaway men
     and its kings by square, in its own view (``side`` 0 White, 1 Black): the (opening, ending) sums of
@@ -261,7 +261,7 @@ def _side_pieces(men, kings, enemy, side, guarded, ev, out, record, sign, phase)
     return op, en
 
 
-@kernel
+@inlined
 def _linear(white, black, kings, color, ev, out, record):
     """White's score times 256 (the dot product of the weights and the phase-weighted counts), and the
     phase; with ``record`` it also adds the counts to ``out`` (``features``)."""
@@ -374,13 +374,20 @@ def features_of(white, black, kings, color, ev, out):
         _linear(white[n], black[n], kings[n], color[n], ev, out[n], True)
 
 
-@kernel
+@inlined
 def evaluate(white, black, kings, color, quiet_plies, quiet_limit, ev):
     """Score of a quiet position for the side ``color`` to move, in centi-men (see the module
     docstring): ``(±dot(weights, features)) // 256``, + for White to move. ``ev`` is the variant's
     :class:`EvalTables`."""
     linear = _linear(white, black, kings, color, ev, ev.no_out, False)
     score = (linear if color == 0 else -linear) // PHASE_ONE  # rounded alike for both colours
+    return adjusted(score, white, black, kings, quiet_plies, quiet_limit, ev)
+
+
+@inlined
+def adjusted(score, white, black, kings, quiet_plies, quiet_limit, ev):
+    """An evaluation's ``score`` with the two rules outside the fit (see the module docstring): a lone
+    king against at most three pieces under an endgame rule, and the fade near the quiet-move limit."""
     if ev.info[I_ENDGAME_RULE] != 0:
         n_w = popcount(white)
         n_b = popcount(black)

@@ -31,7 +31,7 @@ from ._board import (
     R_REMOVE_AT_ONCE,
     R_WIDTH,
 )
-from ._jit import is_interpreted, kernel
+from ._jit import inlined, is_interpreted, kernel
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
@@ -83,18 +83,18 @@ else:
             return builder.cttz(args[0], context.get_constant(types.boolean, True))
         return types.uint64(types.uint64), codegen
 
-    @kernel
+    @inlined
     def popcount(x):
         """The number of set bits of a uint64, in one instruction."""
         return np.int64(_ctpop(np.uint64(x)))  # type: ignore[call-arg]  # numba passes the typing context
 
-    @kernel
+    @inlined
     def lsb(x):
         """The index of the lowest set bit of a non-zero uint64, in one instruction."""
         return np.int64(_cttz(np.uint64(x)))  # type: ignore[call-arg]  # numba passes the typing context
 
 
-@kernel
+@inlined
 def _record(frm, to, cap, ncap, rank, record, scratch, capstk, out_from, out_to, out_cap, routes, route_len):
     """Add one finished capture of ``ncap`` pieces (plain moves are listed by ``plain_moves``). ``rank``
     >= 0 is its precedence (``_rank``) under a variant whose captures are ranked: a higher one empties the
@@ -127,7 +127,7 @@ def _record(frm, to, cap, ncap, rank, record, scratch, capstk, out_from, out_to,
     st[0] = n + 1
 
 
-@kernel
+@inlined
 def _rank(ncap, with_king, cap, their_kings, capstk, rules):
     """The precedence of a capture of ``ncap`` pieces (the jumped pieces in order in ``capstk[1]``), as one
     number compared as a whole, in the order of the rules (FID 6.6-6.9): the count (majority rule), then
@@ -150,7 +150,7 @@ def _rank(ncap, with_king, cap, their_kings, capstk, rules):
     return rank
 
 
-@kernel
+@inlined
 def _king_can_jump(sq, them, cap, empty, nbr):
     """Whether a flying king on ``sq`` has a jump: along some diagonal the first piece is one of ``them``
     not yet captured (``cap``) with an empty square right behind it."""
@@ -165,7 +165,7 @@ def _king_can_jump(sq, them, cap, empty, nbr):
     return False
 
 
-@kernel
+@inlined
 def _piece_captures(frm, them, targets, empty, king, d_lo, d_hi, stop_mask, crown_mask, their_kings, rules, nbr,
                     record, scratch, capstk, out_from, out_to, out_cap, routes, route_len):
     """Every capture of the piece on ``frm`` (a ``king`` or a man), depth first with an explicit stack
@@ -287,7 +287,7 @@ def _piece_captures(frm, them, targets, empty, king, d_lo, d_hi, stop_mask, crow
         dir_s[k] = d + 1
 
 
-@kernel
+@inlined
 def _jumpers(pieces, them, empty, d_lo, d_hi, w):
     """The pieces among ``pieces`` with an adjacent enemy piece and an empty square beyond it in one of
     the directions d_lo..d_hi-1 (directions 0, 1 shift right by w+1, w; directions 2, 3 shift left by w, w+1)."""
@@ -301,7 +301,7 @@ def _jumpers(pieces, them, empty, d_lo, d_hi, w):
     return out
 
 
-@kernel
+@inlined
 def plain_moves(men, my_kings, empty, color, w, flying, nbr, out_from, out_to, out_cap):
     """The moves that capture nothing: each man of ``men`` one square forward (White up = right shifts,
     Black down = left shifts), each king of ``my_kings`` one square in any direction, or any distance
@@ -338,7 +338,7 @@ def plain_moves(men, my_kings, empty, color, w, flying, nbr, out_from, out_to, o
     return n
 
 
-@kernel
+@inlined
 def generate(us, them, kings, color, rules, masks, nbr, record, scratch, capstk, out_from, out_to, out_cap, routes,
              route_len):
     """All legal moves of the side ``color`` (0 white, 1 black) owning ``us``. Returns the count."""
@@ -396,7 +396,7 @@ def new_scratch():
     return np.zeros((S_ROWS, MAX_PATH), dtype=np.int64), np.zeros((2, MAX_PATH), dtype=np.uint64)
 
 
-@kernel
+@inlined
 def has_capture(us, them, kings, color, rules, masks, nbr):
     """Whether the side ``color`` owning ``us`` has a capture: some piece has a first jump (cheaper than
     generating the moves). A flying king's first jump: the first piece along a diagonal is an enemy
@@ -427,7 +427,7 @@ def has_capture(us, them, kings, color, rules, masks, nbr):
     return False
 
 
-@kernel
+@inlined
 def count_moves(us, them, kings, color, rules, masks, nbr, scratch, capstk, out_from, out_to, out_cap, routes,
                 route_len):
     """How many legal moves ``generate`` would return (perft's bulk count at the last ply): men's steps
@@ -454,7 +454,7 @@ def count_moves(us, them, kings, color, rules, masks, nbr, scratch, capstk, out_
     return n + plain_moves(ZERO, my_kings, empty, color, w, True, nbr, out_from, out_to, out_cap)
 
 
-@kernel
+@inlined
 def make_move(white, black, kings, color, frm, to, cap, masks):
     """The bitboards after ``color`` plays (frm, to, cap). Returns (white, black, kings)."""
     fb = ONE << np.uint64(frm)

@@ -2,10 +2,10 @@
 capture resolution and the draw rules, written as a loop over an explicit stack.
 
 numba's on-disk cache can't hold recursive functions, so no kernel here calls itself: ``search`` keeps
-one frame per ply in the arrays ``fr`` (int64 fields F_*) and ``bfr`` (uint64 fields B_*), with the
+one frame per ply in ``Stack.frames`` (records of the dtype ``FRAME``, fields by name), with the
 ply's moves in ``mv_*[ply]``, and moves between three actions: ENTER a node, pick the NEXT move of a
-node (and descend into it), RETURN a value to the parent. The steps of a node are numbered in
-``search`` as in Stockfish's ``search()``.
+node (and descend into it), RETURN a value to the parent. Each step of a node is numbered as in
+Stockfish's ``search()``; the longer ones are helper kernels, and ``search`` is the loop that joins them.
 
 ``search`` takes five records (named tuples, which numba passes as structs and caches like arrays),
 so no caller depends on the position of an argument and a new input is a new field of one of them:
@@ -20,9 +20,10 @@ so no caller depends on the position of an argument and a new input is a new fie
 Scores are centi-men from the side to move's view. A won game scores MATE - plies to the win, so
 nearer wins score higher; draws score 0.
 
-Transposition table: two arrays, ``tt_key`` (uint64, the Zobrist key) and ``tt_data`` (int64, packed:
-score, depth, bound, move code, generation), in buckets of two entries: the first slot keeps the
-deeper (or current-search) entry, the second is always replaced.
+Transposition table: one array of ``TT_ENTRY`` records, each the Zobrist key (uint64) and the data
+(int64, packed: score, depth, bound, move code, generation), in buckets of two entries (32 bytes, so a
+probe reads one cache line): the first slot keeps the deeper (or current-search) entry, the second
+is always replaced.
 
 A move code packs (from bit, to bit, an 8-bit hash of the captured set) with bit 20 set so that no
 move has code 0; killers, the hash move and the PV compare codes.
@@ -36,9 +37,13 @@ from ._board import M_VALID, R_FLYING, R_QUIET_PLIES, R_WIDTH, Layout
 from ._draws import EndgameRule, endgame_after
 from ._egdb import P_PIECES, V_DRAW, V_WIN, TableArrays
 from ._egdb import probe as egdb_probe
-from ._eval import EvalTables, evaluate
-from ._jit import is_interpreted, kernel
+from ._eval import EvalTables, adjusted, evaluate
+from ._jit import inlined, is_interpreted, kernel
 from ._movegen import MAX_MOVES, generate, has_capture, lsb, make_move, plain_moves, popcount
+from ._network import N_H1, NetTables
+from ._network import forward as net_forward
+from ._network import refresh as net_refresh
+from ._network import update as net_update
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
@@ -54,13 +59,26 @@ EGDB_WIN = 20000
 EGDB_ROOT = EGDB_WIN + 1000
 EGDB_BOUND = EGDB_WIN - 1000  # scores beyond this are the tables' wins and losses
 
-# int64 frame fields, fr[F_*, ply]
-(F_ALPHA, F_BETA, F_DEPTH, F_N, F_I, F_BEST, F_BESTI, F_OALPHA, F_STAGE, F_CUR, F_QUIET, F_DRAWAT, F_EXT,
- F_THREAT, F_GROUP, F_CHILD_DEPTH, F_REDUCED) = range(17)
-F_COUNT = 17
-# uint64 frame fields, bfr[B_*, ply]
-B_WHITE, B_BLACK, B_KINGS, B_KEY = range(4)
-B_COUNT = 4
+# One search frame a ply (``Stack.frames[ply]``, a record): the node's position and window, where its
+# move loop stands, and the draw-rule counters and extension flags it hands to its children.
+FRAME = np.dtype([
+    ("white", np.uint64), ("black", np.uint64), ("kings", np.uint64),  # the position
+    ("key", np.uint64),  # its Zobrist key
+    ("alpha", np.int64), ("beta", np.int64),  # the window (alpha rises as moves improve on it)
+    ("alpha_in", np.int64),  # alpha as the node was entered: what an exact score must beat
+    ("depth", np.int64),  # plies left (<= 0: capture resolution)
+    ("moves", np.int64),  # how many moves the node has (mv_*[ply, :moves])
+    ("tried", np.int64),  # how many of them were searched or are being searched
+    ("move", np.int64),  # the index of the move being searched
+    ("best", np.int64), ("best_move", np.int64),  # the best score so far and its move's index (-1: none)
+    ("stage", np.int64),  # STAGE_FULL or STAGE_ZERO: how the current move is being searched
+    ("child_depth", np.int64),  # the current move's depth before a reduction
+    ("reduced", np.int64),  # 1 while the current move is searched a ply shallower (late-move reduction)
+    ("quiet", np.int64),  # plies since the last man move or capture
+    ("group", np.int64), ("draw_at", np.int64),  # the endgame count: its group and the ply of its draw
+    ("extended", np.int64),  # 1 once the path had its threat extension
+    ("threat", np.int64),  # 1 when this node is searched on for the opponent's threatened capture
+])
 # out[] fields (int64)
 O_SCORE, O_FROM, O_TO, O_CAP, O_HAVE_BEST, O_ABORTED, O_NODES, O_PV_LEN = range(8)
 O_COUNT = 8
@@ -70,7 +88,9 @@ ENTER, NEXT, RETURN = 0, 1, 2
 # the search stage of the move being searched at a ply
 STAGE_FULL, STAGE_ZERO = 0, 1
 
-# tt_data packing
+# a transposition table entry (the table is an array of them)
+TT_ENTRY = np.dtype([("key", np.uint64), ("data", np.int64)])
+# its data packing
 TT_SCORE_BITS = 22
 TT_SCORE_OFFSET = 1 << 21
 BOUND_UPPER, BOUND_LOWER, BOUND_EXACT = 1, 2, 3
@@ -87,13 +107,13 @@ class Tables(NamedTuple):
     evals: EvalTables  # evaluation weights and tables (``_eval.eval_tables``)
     zobrist: np.ndarray  # uint64 [5, 64] (see ``position_key``)
     egdb: TableArrays  # the endgame tables (``egdb.Tables.arrays``; ``egdb.no_tables()``: none, never probed)
+    net: NetTables  # the network evaluation (``network.default_net``; ``network.no_net``: none, the linear one plays)
 
 
 class Memory(NamedTuple):
     """What the searcher learns, kept from one search to the next until a new game."""
 
-    tt_key: np.ndarray  # uint64: transposition table keys (see the module docstring)
-    tt_data: np.ndarray  # int64: transposition table entries
+    tt: np.ndarray  # TT_ENTRY: the transposition table (see the module docstring)
     killers: np.ndarray  # int64 [MAX_PLY, 2]: move codes of quiet moves that caused a cut-off
     history: np.ndarray  # int64 [2, 64, 64]: by side, from bit, to bit: depth^2 of each such cut-off
 
@@ -101,8 +121,7 @@ class Memory(NamedTuple):
 class Stack(NamedTuple):
     """The search's work space: one row per ply."""
 
-    fr: np.ndarray  # int64 [F_COUNT, MAX_PLY]: frame fields
-    bfr: np.ndarray  # uint64 [B_COUNT, MAX_PLY]: boards and key
+    frames: np.ndarray  # FRAME [MAX_PLY]: one search frame a ply
     mv_from: np.ndarray  # int64 [MAX_PLY, MAX_MOVES]: each ply's moves
     mv_to: np.ndarray
     mv_cap: np.ndarray  # uint64
@@ -112,6 +131,8 @@ class Stack(NamedTuple):
     capstk: np.ndarray
     routes: np.ndarray  # unused by the search (no routes recorded), but the generator's argument
     route_len: np.ndarray
+    acc: np.ndarray  # int16 [MAX_PLY, 2, _network.MAX_HIDDEN]: the network's accumulators, both views, each ply
+    hidden: np.ndarray  # int16 [3, _network.MAX_HIDDEN]: the network's work space
 
 
 class Output(NamedTuple):
@@ -160,7 +181,7 @@ else:
         return types.boolean(types.boolean), codegen
 
 
-@kernel
+@inlined
 def move_code(frm, to, cap):
     """A compact, non-zero identity for a move (see the module docstring)."""
     return (1 << 20) | frm | (to << 6) | np.int64((cap * CAP_HASH) >> np.uint64(56)) << 12
@@ -182,7 +203,7 @@ def position_key(white, black, kings, color, zob):
     return key
 
 
-@kernel
+@inlined
 def has_plain_move(us, them, kings, color, rules, masks):
     """Whether the side ``color`` owning ``us`` has a move that captures nothing: a man's step forward
     or a king's step in any direction (a flying king that can move at all can make one step)."""
@@ -208,7 +229,7 @@ def gen_moves(us, them, kings, color, rules, masks, nbr, scratch, capstk, out_fr
                      nbr, scratch, capstk, out_from, out_to, out_cap, routes, route_len)
 
 
-@kernel
+@inlined
 def gen_known(us, them, kings, color, capture, rules, masks, nbr, scratch, capstk, out_from, out_to, out_cap, routes,
               route_len):
     """The legal moves when the caller already knows whether there is a ``capture``: ``generate`` for
@@ -223,7 +244,7 @@ def gen_known(us, them, kings, color, capture, rules, masks, nbr, scratch, capst
     return min(n, MAX_MOVES)
 
 
-@kernel
+@inlined
 def child_counters(quiet, group, draw_at, ply, irreversible, white, black, kings, endgame):
     """Step 9's draw-rule counters: (quiet plies, endgame group, endgame draw ply) of the child at
     ``ply + 1`` (boards ``white``, ``black``, ``kings``), reached by a move that moved a man or captured
@@ -232,126 +253,320 @@ def child_counters(quiet, group, draw_at, ply, irreversible, white, black, kings
     return (0 if irreversible else quiet + 1), group, draw_at
 
 
-@kernel
+@inlined
 def is_drawn_by_limits(quiet, ply, draw_at, quiet_limit):
     """Step 4: whether the move limits draw the node at ``ply`` with the counters (``quiet``, ``draw_at``)."""
     return quiet >= quiet_limit or ply >= draw_at
 
 
-@kernel
-def _tt_probe(tt_key, tt_data, key):
+@inlined
+def _tt_probe(tt, key):
     """The data of ``key``'s entry, or 0 when it isn't stored."""
-    i = np.int64(key & np.uint64(tt_key.shape[0] // 2 - 1)) * 2
-    if tt_key[i] == key:
-        return tt_data[i]
-    if tt_key[i + 1] == key:
-        return tt_data[i + 1]
+    i = np.int64(key & np.uint64(tt.shape[0] // 2 - 1)) * 2
+    if tt[i].key == key:
+        return tt[i].data
+    if tt[i + 1].key == key:
+        return tt[i + 1].data
     return 0
 
 
-@kernel
-def _tt_store(tt_key, tt_data, key, depth, bound, score, code, ply, gen):
+@inlined
+def _tt_store(tt, key, depth, bound, score, code, ply, gen):
     """Store a result; wins are stored as distance from this node, not from the root. Capture
     resolution (depth <= 0) is stored as depth 0: it answers every probe at depth <= 0."""
     if score > MATE_BOUND:
         score += ply
     elif score < -MATE_BOUND:
         score -= ply
-    i = np.int64(key & np.uint64(tt_key.shape[0] // 2 - 1)) * 2
+    i = np.int64(key & np.uint64(tt.shape[0] // 2 - 1)) * 2
     slot = np.int64(-1)
-    if tt_key[i] == key:
+    if tt[i].key == key:
         slot = i
-    elif tt_key[i + 1] == key:
+    elif tt[i + 1].key == key:
         slot = i + 1
     if slot >= 0 and code == 0:
-        code = (tt_data[slot] >> 32) & 0x1FFFFF  # keep the move we knew
+        code = (tt[slot].data >> 32) & 0x1FFFFF  # keep the move we knew
     data = ((score + TT_SCORE_OFFSET) & ((1 << TT_SCORE_BITS) - 1)) | (min(max(depth, 0), 255) << 22) | (bound << 30) \
         | (code << 32) | ((gen & 0xFF) << 53)
     if slot < 0:
-        old = tt_data[i]
+        old = tt[i].data
         old_depth = (old >> 22) & 0xFF
         old_gen = (old >> 53) & 0xFF
         if depth >= old_depth or old_gen != (gen & 0xFF) or old == 0:
             # depth-preferred slot: the old entry moves to the always-replace slot
-            tt_key[i + 1] = tt_key[i]
-            tt_data[i + 1] = old
+            tt[i + 1].key = tt[i].key
+            tt[i + 1].data = old
             slot = i
         else:
             slot = i + 1
-    tt_key[slot] = key
-    tt_data[slot] = data
+    tt[slot].key = key
+    tt[slot].data = data
+
+
+@inlined
+def _is_repetition(rep, key, n_hist, ply, quiet):
+    """Step 2: whether the position ``key`` at ``ply`` stood on the board before with the same side to
+    move since the last man move or capture (``quiet`` plies ago), in the game (rep[:n_hist]) or on
+    this path."""
+    j = n_hist + ply - 4
+    last = n_hist + ply - quiet
+    while j >= last and j >= 0:
+        if rep[j] == key:
+            return True
+        j -= 2
+    return False
+
+
+@inlined
+def _egdb_score(white, black, kings, c, plies_left, us, them, egdb):
+    """Step 4b: the endgame tables' value of a position they hold (won: EGDB_WIN + 100 a piece ahead,
+    drawn 0, lost the negative), with ``plies_left`` on the endgame count; (False, 0) when they
+    don't hold it."""
+    value, _ = egdb_probe(white, black, kings, c, plies_left, False, egdb.params, egdb.offsets, egdb.sq_of_bit,
+                          egdb.binom, egdb.wld, egdb.dist)
+    if value < 0:
+        return False, 0
+    if value == V_WIN:
+        return True, EGDB_WIN + 100 * (popcount(us) - popcount(them))
+    if value == V_DRAW:
+        return True, 0
+    return True, -(EGDB_WIN + 100 * (popcount(them) - popcount(us)))
+
+
+@inlined
+def _tt_cutoff(data, ply, depth, alpha, beta):
+    """Step 6: whether the table entry ``data`` ends the node at ``ply`` outside the PV (a null window):
+    deep enough, and a bound on the right side of the window. Returns (cut, score)."""
+    if beta - alpha != 1 or ply == 0 or ((data >> 22) & 0xFF) < depth:
+        return False, 0
+    s = (data & ((1 << TT_SCORE_BITS) - 1)) - TT_SCORE_OFFSET
+    if s > MATE_BOUND:
+        s -= ply
+    elif s < -MATE_BOUND:
+        s += ply
+    bound = (data >> 30) & 3
+    cut = bound == BOUND_EXACT or (bound == BOUND_LOWER and s >= beta) or (bound == BOUND_UPPER and s <= alpha)
+    return cut, s
+
+
+@inlined
+def _order_moves(mv_from, mv_to, mv_cap, mv_score, ply, n, c, is_capture, hash_code, killers, history, root_only):
+    """Step 7: the ordering score of each of the ply's ``n`` moves: the hash move first, then captures
+    by the pieces they take (then history), the two killers, and the other quiet moves by history. With
+    ``root_only`` >= 0 at the root, every other move counts as searched already."""
+    k0 = killers[ply, 0]
+    k1 = killers[ply, 1]
+    for i in range(n):
+        code = move_code(mv_from[ply, i], mv_to[ply, i], mv_cap[ply, i])
+        if code == hash_code:
+            sc = np.int64(1) << 50
+        elif is_capture:
+            sc = (popcount(mv_cap[ply, i]) << 40) + history[c, mv_from[ply, i], mv_to[ply, i]]
+        elif code == k0:
+            sc = np.int64(1) << 45
+        elif code == k1:
+            sc = (np.int64(1) << 45) - 1
+        else:
+            sc = history[c, mv_from[ply, i], mv_to[ply, i]]
+        if ply == 0 and root_only >= 0 and i != root_only:
+            sc = np.int64(USED)
+        mv_score[ply, i] = sc
+
+
+@inlined
+def _pick_move(mv_score, ply, n):
+    """Step 8: the index of the best-ordered move not yet searched, or -1 when none is left."""
+    pick = -1
+    best_sc = USED
+    for i in range(n):
+        if mv_score[ply, i] > best_sc:
+            best_sc = mv_score[ply, i]
+            pick = i
+    return pick
+
+
+@inlined
+def _store_node(f, mv_from, mv_to, mv_cap, ply, tt, gen):
+    """Step 11: the node's result in the table: a lower bound after a cut-off, exact inside the window,
+    an upper bound when no move beat alpha (with no move to remember)."""
+    best = f.best
+    bi = f.best_move
+    if best >= f.beta:
+        bound = BOUND_LOWER
+    elif best > f.alpha_in:
+        bound = BOUND_EXACT
+    else:
+        bound = BOUND_UPPER
+    code = 0
+    if bi >= 0 and bound != BOUND_UPPER:
+        code = move_code(mv_from[ply, bi], mv_to[ply, bi], mv_cap[ply, bi])
+    _tt_store(tt, f.key, f.depth, bound, best, code, ply, gen)
+
+
+@inlined
+def _make_child(f, child, c, frm, to, cap, ply, masks, zob, endgame):
+    """Step 9: play (frm, to, cap) from frame ``f`` (side ``c`` to move) into frame ``child``: its
+    boards, key, extension flag and draw-rule counters."""
+    white, black, kings = f.white, f.black, f.kings
+    nw, nb, nk = make_move(white, black, kings, c, frm, to, cap, masks)
+    was_king = (kings >> np.uint64(frm)) & ONE
+    is_king = (nk >> np.uint64(to)) & ONE
+    key = f.key ^ zob[2 * c + np.int64(was_king), frm] ^ zob[2 * c + np.int64(is_king), to] ^ zob[4, 0]
+    cb = cap & masks[M_VALID]  # the captured squares (not _movegen.CROWNED)
+    while cb:
+        sq = lsb(cb)
+        cb &= cb - ONE
+        key ^= zob[2 * (1 - c) + np.int64((kings >> np.uint64(sq)) & ONE), sq]
+    child.white = nw
+    child.black = nb
+    child.kings = nk
+    child.key = key
+    child.extended = f.extended | f.threat
+    child.quiet, child.group, child.draw_at = child_counters(f.quiet, f.group, f.draw_at, ply,
+                                                             cap != ZERO or was_king == ZERO, nw, nb, nk, endgame)
+
+
+@inlined
+def _child_window(f, child, k, cap):
+    """Step 10: the depth and window of the node's ``k``-th move (capturing ``cap``). A single reply
+    costs no depth; late quiet moves outside the PV are reduced by a ply (searched again at full
+    depth if they look good); moves after the first get a null window (searched again with the full
+    one if they land inside it)."""
+    d = f.depth
+    alpha = f.alpha
+    beta = f.beta
+    new_depth = d - 1
+    if f.moves == 1 and d > 0:
+        new_depth = d
+    reduced = 0
+    if k >= 3 and d >= 3 and cap == ZERO and beta - alpha == 1 and new_depth < d:
+        reduced = 1
+    f.child_depth = new_depth
+    f.reduced = reduced
+    if k == 0:
+        f.stage = STAGE_FULL
+        child.alpha = -beta
+        child.beta = -alpha
+    else:
+        f.stage = STAGE_ZERO
+        child.alpha = -alpha - 1
+        child.beta = -alpha
+    child.depth = new_depth - reduced
+
+
+@inlined
+def _research(f, child, score):
+    """Step 12: whether the move just searched with a null window (``score`` from this node's side)
+    is searched again, and how: a reduced move at full depth, then a null-window success with the
+    full window. Sets up ``child`` for it."""
+    alpha = f.alpha
+    beta = f.beta
+    if f.stage != STAGE_ZERO or score <= alpha:
+        return False
+    if f.reduced == 1:
+        f.reduced = 0
+        child.alpha = -alpha - 1
+        child.beta = -alpha
+        child.depth = f.child_depth
+        return True
+    if score < beta and beta - alpha > 1:
+        f.stage = STAGE_FULL
+        child.alpha = -beta
+        child.beta = -alpha
+        child.depth = f.child_depth
+        return True
+    return False
+
+
+@inlined
+def _copy_pv(output, mv_from, mv_to, mv_cap, ply, cur):
+    """Step 13, a new best move inside the window: the PV from ``ply`` is its move and the child's PV."""
+    pv_from, pv_to, pv_cap, pv_len = output.pv_from, output.pv_to, output.pv_cap, output.pv_len
+    p1 = ply + 1
+    pv_from[ply, ply] = mv_from[ply, cur]
+    pv_to[ply, ply] = mv_to[ply, cur]
+    pv_cap[ply, ply] = mv_cap[ply, cur]
+    m = pv_len[p1] if pv_len[p1] > p1 else p1
+    for j in range(p1, m):
+        pv_from[ply, j] = pv_from[p1, j]
+        pv_to[ply, j] = pv_to[p1, j]
+        pv_cap[ply, j] = pv_cap[p1, j]
+    pv_len[ply] = m
+
+
+@inlined
+def _reward_quiet_move(killers, history, ply, c, frm, to, depth):
+    """Step 13, a quiet move that caused a cut-off: the ply's first killer, and depth^2 more history
+    (all halved when a count grows past 2^30)."""
+    code = move_code(frm, to, ZERO)
+    if killers[ply, 0] != code:
+        killers[ply, 1] = killers[ply, 0]
+        killers[ply, 0] = code
+    dd = max(depth, 1)
+    h = history[c, frm, to] + dd * dd
+    history[c, frm, to] = h
+    if h > (1 << 30):
+        for a in range(2):
+            for x in range(64):
+                for y in range(64):
+                    history[a, x, y] //= 2
 
 
 @kernel
 def search(tables, memory, stack, output, request):
-    """One iteration: search the root (set up in fr/bfr[:, 0] by the caller) to ``request.depth`` plies
-    with the window (alpha, beta). ``root_only`` >= 0 searches that root move alone (by generation
+    """One iteration: search the root (set up in ``stack.frames[0]`` by the caller) to ``request.depth``
+    plies with the window (alpha, beta). ``root_only`` >= 0 searches that root move alone (by generation
     index). Writes the score, the best root move, the PV and the node count to ``output``; stops early
     (out[O_ABORTED] = 1) when ``stop`` or ``ext_stop`` turn non-zero or ``max_nodes`` is spent."""
     rules, masks, nbr = tables.board.rules, tables.board.masks, tables.board.nbr
     quiet_limit = rules[R_QUIET_PLIES]
-    endgame = tables.endgame
     evals = tables.evals
-    zob = tables.zobrist
-    egdb = tables.egdb
-    egdb_pieces = egdb.params[P_PIECES]
-    tt_key, tt_data, killers, history = memory.tt_key, memory.tt_data, memory.killers, memory.history
-    fr, bfr, rep = stack.fr, stack.bfr, stack.rep
+    egdb_pieces = tables.egdb.params[P_PIECES]
+    tt, killers, history = memory.tt, memory.killers, memory.history
+    frames, rep = stack.frames, stack.rep
     mv_from, mv_to, mv_cap, mv_score = stack.mv_from, stack.mv_to, stack.mv_cap, stack.mv_score
-    scratch, capstk, routes, route_len = stack.scratch, stack.capstk, stack.routes, stack.route_len
-    out, pv_from, pv_to, pv_cap, pv_len = output.out, output.pv_from, output.pv_to, output.pv_cap, output.pv_len
-    root_color, depth, alpha0, beta0 = request.root_color, request.depth, request.alpha, request.beta
-    root_only, n_hist, gen, max_nodes = request.root_only, request.n_hist, request.generation, request.max_nodes
+    out, pv_len = output.out, output.pv_len
+    root_color, root_only, n_hist = request.root_color, request.root_only, request.n_hist
     stop, ext_stop = request.stop, request.ext_stop
     nodes = out[O_NODES]
     out[O_HAVE_BEST] = 0
     out[O_ABORTED] = 0
-    fr[F_ALPHA, 0] = alpha0
-    fr[F_BETA, 0] = beta0
-    fr[F_DEPTH, 0] = depth
-    fr[F_EXT, 0] = 0
-    rep[n_hist] = bfr[B_KEY, 0]
+    root = frames[0]
+    root.alpha = request.alpha
+    root.beta = request.beta
+    root.depth = request.depth
+    root.extended = 0
+    rep[n_hist] = root.key
+    net = tables.net
+    acc = stack.acc
+    use_net = net.sizes[N_H1] > 0
+    if use_net:
+        net_refresh(root.white, root.black, root.kings, net, acc[0])
     ply = 0
     action = ENTER
     ret = 0
     while True:
         c = (root_color + ply) & 1
+        f = frames[ply]
         if action == ENTER:
             # Step 1. count the node; poll the stop flags every 512 nodes (well under a millisecond)
             nodes += 1
             if (nodes & 511) == 0 and (stop[0] != 0 or ext_stop[0] != 0):
                 out[O_ABORTED] = 1
                 break
-            if nodes >= max_nodes:
+            if nodes >= request.max_nodes:
                 out[O_ABORTED] = 1
                 break
-            white = bfr[B_WHITE, ply]
-            black = bfr[B_BLACK, ply]
-            kings = bfr[B_KINGS, ply]
-            key = bfr[B_KEY, ply]
-            alpha = fr[F_ALPHA, ply]
-            beta = fr[F_BETA, ply]
-            d = fr[F_DEPTH, ply]
-            quiet = fr[F_QUIET, ply]
+            white, black, kings = f.white, f.black, f.kings
             pv_len[ply] = ply
-            fr[F_THREAT, ply] = 0
+            f.threat = 0
             us = white if c == 0 else black
             them = black if c == 0 else white
-            # Step 2. repetition: the same position with the same side to move since the last man
-            # move or capture, in the game (rep[:n_hist]) or on this path, is a draw
-            if ply > 0 and quiet >= 4:
-                j = n_hist + ply - 4
-                last = n_hist + ply - quiet
-                drawn = False
-                while j >= last and j >= 0:
-                    if rep[j] == key:
-                        drawn = True
-                        break
-                    j -= 2
-                if drawn:
-                    ret = 0
-                    action = RETURN
-                    continue
+            # Step 2. repetition: a draw
+            if ply > 0 and f.quiet >= 4 and _is_repetition(rep, f.key, n_hist, ply, f.quiet):
+                ret = 0
+                action = RETURN
+                continue
             # Step 3. no move loses (checked before the move limits: a win on the last move within a
             # limit is a win); captures are forced. Moves are generated only after the table had its say.
             is_capture = has_capture(us, them, kings, c, rules, masks, nbr)
@@ -360,169 +575,84 @@ def search(tables, memory, stack, output, request):
                 action = RETURN
                 continue
             # Step 4. draws by the move limits (40/25 quiet moves each; the endgame counts)
-            if ply > 0 and is_drawn_by_limits(quiet, ply, fr[F_DRAWAT, ply], quiet_limit):
+            if ply > 0 and is_drawn_by_limits(f.quiet, ply, f.draw_at, quiet_limit):
                 ret = 0
                 action = RETURN
                 continue
             # Step 4b. endgame tables: a position they hold has its exact value under the rules,
-            # the endgame count included (plies left on it: F_DRAWAT - ply)
-            probe_here = egdb_pieces > 0 and ply > 0 and popcount(white | black) <= egdb_pieces
-            if _unlikely(probe_here):
-                value, _ = egdb_probe(white, black, kings, c, fr[F_DRAWAT, ply] - ply, False, egdb.params,
-                                      egdb.offsets, egdb.sq_of_bit, egdb.binom, egdb.wld, egdb.dist)
-                if value >= 0:
-                    if value == V_WIN:
-                        ret = EGDB_WIN + 100 * (popcount(us) - popcount(them))
-                    elif value == V_DRAW:
-                        ret = 0
-                    else:
-                        ret = -(EGDB_WIN + 100 * (popcount(them) - popcount(us)))
+            # the endgame count included (plies left on it: draw_at - ply)
+            if _unlikely(egdb_pieces > 0 and ply > 0 and popcount(white | black) <= egdb_pieces):
+                held, value = _egdb_score(white, black, kings, c, f.draw_at - ply, us, them, tables.egdb)
+                if held:
+                    ret = value
                     action = RETURN
                     continue
-            if ply >= MAX_PLY - 2:
-                ret = evaluate(white, black, kings, c, quiet, quiet_limit, evals)
-                action = RETURN
-                continue
             # Step 5. horizon: captures are forced, so a position with one is searched on (all its
             # moves are captures); a quiet position where the opponent threatens to capture gets one
-            # more ply (once per path) so an exchange is never cut in the middle; else evaluate
-            qnode = d <= 0
-            if qnode and not is_capture:
-                if fr[F_EXT, ply] == 0 and has_capture(them, us, kings, 1 - c, rules, masks, nbr):
-                    fr[F_THREAT, ply] = 1
+            # more ply (once per path) so an exchange is never cut in the middle; else evaluate (and
+            # always at the bottom of the stack). One call site: the evaluation is inlined.
+            at_horizon = f.depth <= 0 and not is_capture
+            if at_horizon and ply < MAX_PLY - 2 and f.extended == 0 and has_capture(them, us, kings, 1 - c, rules,
+                                                                                    masks, nbr):
+                f.threat = 1
+            elif at_horizon or ply >= MAX_PLY - 2:
+                if use_net:
+                    ret = adjusted(net_forward(acc[ply, c], net, stack.hidden), white, black, kings, f.quiet,
+                                   quiet_limit, evals)
                 else:
-                    ret = evaluate(white, black, kings, c, quiet, quiet_limit, evals)
-                    action = RETURN
-                    continue
+                    ret = evaluate(white, black, kings, c, f.quiet, quiet_limit, evals)
+                action = RETURN
+                continue
             # Step 6. transposition table: the hash move, and a cut-off outside the PV (capture
             # resolution too: the same exchanges are met again and again)
             hash_code = 0
-            data = _tt_probe(tt_key, tt_data, key)
+            data = _tt_probe(tt, f.key)
             if data != 0:
                 hash_code = (data >> 32) & 0x1FFFFF
-                tt_depth = (data >> 22) & 0xFF
-                if beta - alpha == 1 and tt_depth >= d and ply > 0:
-                    s = (data & ((1 << TT_SCORE_BITS) - 1)) - TT_SCORE_OFFSET
-                    if s > MATE_BOUND:
-                        s -= ply
-                    elif s < -MATE_BOUND:
-                        s += ply
-                    bound = (data >> 30) & 3
-                    if bound == BOUND_EXACT or (bound == BOUND_LOWER and s >= beta) or \
-                            (bound == BOUND_UPPER and s <= alpha):
-                        ret = s
-                        action = RETURN
-                        continue
+                cut, s = _tt_cutoff(data, ply, f.depth, f.alpha, f.beta)
+                if cut:
+                    ret = s
+                    action = RETURN
+                    continue
             # Step 7. generate, and order: hash move, the most pieces captured, killers, history
-            n = gen_known(us, them, kings, c, is_capture, rules, masks, nbr, scratch, capstk, mv_from[ply],
-                          mv_to[ply], mv_cap[ply], routes, route_len)
-            k0 = killers[ply, 0]
-            k1 = killers[ply, 1]
-            for i in range(n):
-                code = move_code(mv_from[ply, i], mv_to[ply, i], mv_cap[ply, i])
-                if code == hash_code:
-                    sc = np.int64(1) << 50
-                elif is_capture:
-                    sc = (popcount(mv_cap[ply, i]) << 40) + history[c, mv_from[ply, i], mv_to[ply, i]]
-                elif code == k0:
-                    sc = np.int64(1) << 45
-                elif code == k1:
-                    sc = (np.int64(1) << 45) - 1
-                else:
-                    sc = history[c, mv_from[ply, i], mv_to[ply, i]]
-                if ply == 0 and root_only >= 0 and i != root_only:
-                    sc = np.int64(USED)
-                mv_score[ply, i] = sc
-            fr[F_N, ply] = n
-            fr[F_I, ply] = 0
-            fr[F_BEST, ply] = -INFINITE
-            fr[F_BESTI, ply] = -1
-            fr[F_OALPHA, ply] = alpha
+            n = gen_known(us, them, kings, c, is_capture, rules, masks, nbr, stack.scratch, stack.capstk,
+                          mv_from[ply], mv_to[ply], mv_cap[ply], stack.routes, stack.route_len)
+            _order_moves(mv_from, mv_to, mv_cap, mv_score, ply, n, c, is_capture, hash_code, killers, history,
+                         root_only)
+            f.moves = n
+            f.tried = 0
+            f.best = -INFINITE
+            f.best_move = -1
+            f.alpha_in = f.alpha
             action = NEXT
             continue
 
         if action == NEXT:
-            # Step 8. the next move, best ordered first (selection; searched moves are marked USED)
-            n = fr[F_N, ply]
-            pick = -1
-            best_sc = USED
-            for i in range(n):
-                if mv_score[ply, i] > best_sc:
-                    best_sc = mv_score[ply, i]
-                    pick = i
-            if pick < 0 or fr[F_BEST, ply] >= fr[F_BETA, ply]:
+            # Step 8. the next move, best ordered first (searched moves are marked USED)
+            pick = _pick_move(mv_score, ply, f.moves)
+            if pick < 0 or f.best >= f.beta:
                 # Step 11. all moves searched (or a cut-off): store and return
-                best = fr[F_BEST, ply]
                 if ply > 0 or root_only < 0:
-                    bi = fr[F_BESTI, ply]
-                    if best >= fr[F_BETA, ply]:
-                        bound = BOUND_LOWER
-                    elif best > fr[F_OALPHA, ply]:
-                        bound = BOUND_EXACT
-                    else:
-                        bound = BOUND_UPPER
-                    code = 0
-                    if bi >= 0 and bound != BOUND_UPPER:
-                        code = move_code(mv_from[ply, bi], mv_to[ply, bi], mv_cap[ply, bi])
-                    _tt_store(tt_key, tt_data, bfr[B_KEY, ply], fr[F_DEPTH, ply], bound, best, code, ply, gen)
-                ret = best
+                    _store_node(f, mv_from, mv_to, mv_cap, ply, tt, request.generation)
+                ret = f.best
                 action = RETURN
                 continue
             mv_score[ply, pick] = USED
-            k = fr[F_I, ply]
-            fr[F_I, ply] = k + 1
-            fr[F_CUR, ply] = pick
-            # Step 9. make the move: the child's boards, key, counters
-            white = bfr[B_WHITE, ply]
-            black = bfr[B_BLACK, ply]
-            kings = bfr[B_KINGS, ply]
-            frm = mv_from[ply, pick]
-            to = mv_to[ply, pick]
+            k = f.tried
+            f.tried = k + 1
+            f.move = pick
+            # Step 9. make the move; Step 10. the child's depth and window
+            child = frames[ply + 1]
             cap = mv_cap[ply, pick]
-            nw, nb, nk = make_move(white, black, kings, c, frm, to, cap, masks)
-            was_king = (kings >> np.uint64(frm)) & ONE
-            is_king = (nk >> np.uint64(to)) & ONE
-            key = bfr[B_KEY, ply] ^ zob[2 * c + np.int64(was_king), frm] ^ zob[2 * c + np.int64(is_king), to] \
-                ^ zob[4, 0]
-            cb = cap & masks[M_VALID]  # the captured squares (not _movegen.CROWNED)
-            while cb:
-                sq = lsb(cb)
-                cb &= cb - ONE
-                key ^= zob[2 * (1 - c) + np.int64((kings >> np.uint64(sq)) & ONE), sq]
-            p1 = ply + 1
-            bfr[B_WHITE, p1] = nw
-            bfr[B_BLACK, p1] = nb
-            bfr[B_KINGS, p1] = nk
-            bfr[B_KEY, p1] = key
-            rep[n_hist + p1] = key
-            fr[F_EXT, p1] = fr[F_EXT, ply] | fr[F_THREAT, ply]
-            fr[F_QUIET, p1], fr[F_GROUP, p1], fr[F_DRAWAT, p1] = child_counters(
-                fr[F_QUIET, ply], fr[F_GROUP, ply], fr[F_DRAWAT, ply], ply, cap != ZERO or was_king == ZERO, nw, nb, nk,
-                endgame)
-            # Step 10. the child's depth and window: a single reply costs no depth; late quiet moves
-            # outside the PV are reduced by a ply (re-searched at full depth if they look good);
-            # moves after the first get a null window (re-searched with the full one if inside it)
-            d = fr[F_DEPTH, ply]
-            alpha = fr[F_ALPHA, ply]
-            beta = fr[F_BETA, ply]
-            new_depth = d - 1
-            if fr[F_N, ply] == 1 and d > 0:
-                new_depth = d
-            reduced = 0
-            if k >= 3 and d >= 3 and cap == ZERO and beta - alpha == 1 and new_depth < d:
-                reduced = 1
-            fr[F_CHILD_DEPTH, ply] = new_depth
-            fr[F_REDUCED, ply] = reduced
-            if k == 0:
-                fr[F_STAGE, ply] = STAGE_FULL
-                fr[F_ALPHA, p1] = -beta
-                fr[F_BETA, p1] = -alpha
-            else:
-                fr[F_STAGE, ply] = STAGE_ZERO
-                fr[F_ALPHA, p1] = -alpha - 1
-                fr[F_BETA, p1] = -alpha
-            fr[F_DEPTH, p1] = new_depth - reduced
-            ply = p1
+            _make_child(f, child, c, mv_from[ply, pick], mv_to[ply, pick], cap, ply, masks, tables.zobrist,
+                        tables.endgame)
+            rep[n_hist + ply + 1] = child.key
+            if use_net:
+                frm, to = mv_from[ply, pick], mv_to[ply, pick]
+                net_update(acc[ply], acc[ply + 1], net, c, frm, to, cap & masks[M_VALID], f.kings,
+                           np.int64((f.kings >> np.uint64(frm)) & ONE), np.int64((child.kings >> np.uint64(to)) & ONE))
+            _child_window(f, child, k, cap)
+            ply += 1
             action = ENTER
             continue
 
@@ -531,64 +661,29 @@ def search(tables, memory, stack, output, request):
             break
         ply -= 1
         c = (root_color + ply) & 1
+        f = frames[ply]
         score = -ret
-        alpha = fr[F_ALPHA, ply]
-        beta = fr[F_BETA, ply]
-        p1 = ply + 1
-        if fr[F_STAGE, ply] == STAGE_ZERO and score > alpha:
-            # Step 12. re-search: a reduced move at full depth, then a null-window success with the
-            # full window
-            if fr[F_REDUCED, ply] == 1:
-                fr[F_REDUCED, ply] = 0
-                fr[F_ALPHA, p1] = -alpha - 1
-                fr[F_BETA, p1] = -alpha
-                fr[F_DEPTH, p1] = fr[F_CHILD_DEPTH, ply]
-                ply = p1
-                action = ENTER
-                continue
-            if score < beta and beta - alpha > 1:
-                fr[F_STAGE, ply] = STAGE_FULL
-                fr[F_ALPHA, p1] = -beta
-                fr[F_BETA, p1] = -alpha
-                fr[F_DEPTH, p1] = fr[F_CHILD_DEPTH, ply]
-                ply = p1
-                action = ENTER
-                continue
+        # Step 12. re-search a null-window move that beat alpha
+        if _research(f, frames[ply + 1], score):
+            ply += 1
+            action = ENTER
+            continue
         # Step 13. a new best move: raise alpha, copy the PV, remember cut-off moves
-        cur = fr[F_CUR, ply]
-        if score > fr[F_BEST, ply]:
-            fr[F_BEST, ply] = score
-            fr[F_BESTI, ply] = cur
-            if score > alpha:
-                fr[F_ALPHA, ply] = score
-                pv_from[ply, ply] = mv_from[ply, cur]
-                pv_to[ply, ply] = mv_to[ply, cur]
-                pv_cap[ply, ply] = mv_cap[ply, cur]
-                m = pv_len[p1] if pv_len[p1] > p1 else p1
-                for j in range(p1, m):
-                    pv_from[ply, j] = pv_from[p1, j]
-                    pv_to[ply, j] = pv_to[p1, j]
-                    pv_cap[ply, j] = pv_cap[p1, j]
-                pv_len[ply] = m
+        cur = f.move
+        if score > f.best:
+            f.best = score
+            f.best_move = cur
+            if score > f.alpha:
+                f.alpha = score
+                _copy_pv(output, mv_from, mv_to, mv_cap, ply, cur)
                 if ply == 0:
                     out[O_SCORE] = score
                     out[O_FROM] = mv_from[0, cur]
                     out[O_TO] = mv_to[0, cur]
                     out[O_CAP] = np.int64(mv_cap[0, cur])
                     out[O_HAVE_BEST] = 1
-                if score >= beta and mv_cap[ply, cur] == ZERO:
-                    code = move_code(mv_from[ply, cur], mv_to[ply, cur], ZERO)
-                    if killers[ply, 0] != code:
-                        killers[ply, 1] = killers[ply, 0]
-                        killers[ply, 0] = code
-                    dd = max(fr[F_DEPTH, ply], 1)
-                    h = history[c, mv_from[ply, cur], mv_to[ply, cur]] + dd * dd
-                    history[c, mv_from[ply, cur], mv_to[ply, cur]] = h
-                    if h > (1 << 30):
-                        for a in range(2):
-                            for x in range(64):
-                                for y in range(64):
-                                    history[a, x, y] //= 2
+                if score >= f.beta and mv_cap[ply, cur] == ZERO:
+                    _reward_quiet_move(killers, history, ply, c, mv_from[ply, cur], mv_to[ply, cur], f.depth)
         action = NEXT
 
     out[O_NODES] = nodes

@@ -56,8 +56,8 @@ the distance or leaves a group for good.
 Files live in the user's cache directory (``platformdirs``), ``checkers3d/egdb``; the environment
 variable ``CHECKERS3D_CACHE_DIR`` replaces ``.../checkers3d`` (tests use it). A build keeps each
 solved pair of slices in ``<variant>.parts/`` (written atomically), so an interrupted build resumes;
-the finished tables are written to temporary names and renamed. One builder per variant at a time
-(a lock file). The game's worker starts a build in a background process, at low priority, when the
+the finished tables are written to temporary names and renamed. One builder per folder at a time
+(a lock file, ``build.lock``). The game's worker starts a build in a background process, at low priority, when the
 tables are missing (``CHECKERS3D_EGDB_AUTOBUILD=0`` turns that off), and plays without them until
 they exist.
 """
@@ -231,7 +231,12 @@ def _layout(variant: Variant, pieces: int) -> tuple[list, np.ndarray, int]:
 def _paths(variant: Variant, directory: Path) -> dict[str, Path]:
     name = variant.name
     return {"info": directory / f"{name}.json", "wld": directory / f"{name}.wld", "dist": directory / f"{name}.dist",
-            "parts": directory / f"{name}.parts", "lock": directory / f"{name}.lock"}
+            "parts": directory / f"{name}.parts"}
+
+
+def _lock_path(directory: Path) -> Path:
+    """The folder's build lock: one builder at a time in a folder, whatever it builds."""
+    return directory / "build.lock"
 
 
 def read_info(variant: Variant, directory: Path | str | None = None) -> dict | None:
@@ -251,7 +256,8 @@ def read_info(variant: Variant, directory: Path | str | None = None) -> dict | N
 
 @contextlib.contextmanager
 def _locked(path: Path) -> Iterator[None]:
-    """Hold an exclusive lock on ``path`` (BuildBusyError when another process has it)."""
+    """Hold an exclusive lock on ``path`` (BuildBusyError when another process has it). The system
+    lets it go when the process ends, however it ends."""
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
     try:
         try:
@@ -264,7 +270,7 @@ def _locked(path: Path) -> Iterator[None]:
 
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
-            raise BuildBusyError(f"another process is building {path.stem}'s endgame tables") from None
+            raise BuildBusyError(f"another process is building endgame tables in {path.parent}") from None
         yield
     finally:
         os.close(fd)
@@ -340,89 +346,96 @@ def build(variant: Variant, pieces: int | None = None, directory: Path | str | N
           progress: Callable[[str], None] | None = None) -> dict:
     """Build (or finish, or extend) the tables of ``variant`` up to ``pieces`` pieces in ``directory``
     (default: the cache). Returns the metadata. Does nothing when a table of as many pieces exists.
-    Raises BuildBusyError when another process is building them."""
+    Raises BuildBusyError when another process is building tables in that folder."""
     if not supports(variant):
         raise ValueError(f"no endgame tables for {variant.title}: the solver doesn't count its endgame rules")
+    folder = egdb_dir(directory)
+    folder.mkdir(parents=True, exist_ok=True)
+    with _locked(_lock_path(folder)):
+        return _build_locked(variant, pieces, folder, progress)
+
+
+def _build_locked(variant: Variant, pieces: int | None, folder: Path, progress: Callable[[str], None] | None) -> dict:
+    """:func:`build` with the folder's lock held."""
     pieces = DEFAULT_PIECES[variant.name] if pieces is None else pieces
     geo = geometry(variant, pieces)
     say = progress or (lambda text: None)
-    folder = egdb_dir(directory)
-    folder.mkdir(parents=True, exist_ok=True)
     paths = _paths(variant, folder)
-    with _locked(paths["lock"]):
-        old = read_info(variant, folder)
-        if old is not None and old["pieces"] >= pieces:
-            say(f"{variant.name}: {old['pieces']}-piece tables already built")
-            return old
-        started = time.perf_counter()
-        mats, offsets, total = _layout(variant, pieces)
-        val = np.zeros(total, dtype=np.uint8)
-        dist = np.zeros(total, dtype=np.uint8)
-        done = 0  # positions already solved by a smaller finished table (a prefix of this one)
-        if old is not None:
-            done = int(old["positions"])
-            val[:done] = unpack_wld(np.fromfile(paths["wld"], dtype=np.uint8), done)
-            dist[:done] = np.fromfile(paths["dist"], dtype=np.uint8, count=done)
-        parts = paths["parts"]
-        stamp = {"format": FORMAT, "rules": _rules_fingerprint(variant)}
-        if parts.exists() and _read_json(parts / "stamp.json") != stamp:
-            shutil.rmtree(parts)
-        parts.mkdir(exist_ok=True)
-        _write_atomic(parts / "stamp.json", json.dumps(stamp).encode())
-        work = _Work()
-        seen: set[int] = set()
-        pairs = []
-        for m in mats:
-            k1 = _key(m)
-            if k1 in seen:
-                continue
-            k2 = _key((m[2], m[3], m[0], m[1]))
-            seen.update((k1, k2))
-            pairs.append((m, k1, k2))
-        slices = []
-        for number, (m, k1, k2) in enumerate(pairs, start=1):
-            lo = int(offsets[k1])
-            size = sum(int(K.slice_size(k, geo.params, geo.binom)) for k in {k1, k2})
-            hi = lo + size
-            assert k2 == k1 or offsets[k2] == lo + int(K.slice_size(k1, geo.params, geo.binom)), "pair not adjacent"
-            part = parts / f"{_name(m)}.npy"
-            t0 = time.perf_counter()
-            if hi <= done:
-                how = "kept"
-            elif part.exists() and _load_part(part, size) is not None:
-                val[lo:hi], dist[lo:hi] = _load_part(part, size)
-                how = "resumed"
-            else:
-                passes = _solve(variant, geo, k1, k2, offsets, val, dist, work)
-                with open(part.with_suffix(".tmp"), "wb") as f:
-                    np.save(f, np.stack([val[lo:hi], dist[lo:hi]]))
-                os.replace(part.with_suffix(".tmp"), part)
-                how = f"solved in {time.perf_counter() - t0:.1f} s, {passes} passes"
-            seconds = time.perf_counter() - t0
-            for k in sorted({k1, k2}):
-                a, b, c, d = (int(x) for x in K.key_material(k))
-                s_lo = int(offsets[k])
-                s_hi = s_lo + int(K.slice_size(k, geo.params, geo.binom))
-                counts = np.bincount(val[s_lo:s_hi], minlength=4)
-                decided = dist[s_lo:s_hi][val[s_lo:s_hi] != K.V_DRAW]
-                slices.append({"material": _name((a, b, c, d)), "offset": s_lo, "size": s_hi - s_lo,
-                               "wins": int(counts[K.V_WIN]), "losses": int(counts[K.V_LOSS]),
-                               "draws": int(counts[K.V_DRAW]), "invalid": int(counts[K.V_INVALID]),
-                               "longest": int(decided.max()) if len(decided) else 0,
-                               "group": int(K.key_group(k, geo.params)), "seconds": round(seconds, 2)})
-            say(f"{variant.name} {pieces} pieces: pair {number}/{len(pairs)} {_name(m)}: {size:,} positions, {how}")
-        wld = pack_wld(val)
-        _write_atomic(paths["wld"], wld)
-        _write_atomic(paths["dist"], dist)
-        seconds = time.perf_counter() - started + (old["seconds"] if old else 0.0)
-        info = {"format": FORMAT, "variant": variant.name, "rules": _rules_fingerprint(variant), "pieces": pieces,
-                "positions": total, "wld_bytes": int(wld.nbytes), "dist_bytes": int(dist.nbytes),
-                "seconds": round(seconds, 1), "built": time.strftime("%Y-%m-%d %H:%M:%S"), "slices": slices}
-        _write_atomic(paths["info"], json.dumps(info, indent=1).encode())
-        shutil.rmtree(parts, ignore_errors=True)
-        say(f"{variant.name}: {pieces}-piece tables built, {total:,} positions, {wld.nbytes + dist.nbytes:,} bytes, "
-            f"{seconds:.1f} s")
-        return info
+    for stale in folder.glob(f"{variant.name}.*.tmp*"):  # a build ended midway (killed) left them
+        stale.unlink(missing_ok=True)
+    old = read_info(variant, folder)
+    if old is not None and old["pieces"] >= pieces:
+        say(f"{variant.name}: {old['pieces']}-piece tables already built")
+        return old
+    started = time.perf_counter()
+    mats, offsets, total = _layout(variant, pieces)
+    val = np.zeros(total, dtype=np.uint8)
+    dist = np.zeros(total, dtype=np.uint8)
+    done = 0  # positions already solved by a smaller finished table (a prefix of this one)
+    if old is not None:
+        done = int(old["positions"])
+        val[:done] = unpack_wld(np.fromfile(paths["wld"], dtype=np.uint8), done)
+        dist[:done] = np.fromfile(paths["dist"], dtype=np.uint8, count=done)
+    parts = paths["parts"]
+    stamp = {"format": FORMAT, "rules": _rules_fingerprint(variant)}
+    if parts.exists() and _read_json(parts / "stamp.json") != stamp:
+        shutil.rmtree(parts)
+    parts.mkdir(exist_ok=True)
+    _write_atomic(parts / "stamp.json", json.dumps(stamp).encode())
+    work = _Work()
+    seen: set[int] = set()
+    pairs = []
+    for m in mats:
+        k1 = _key(m)
+        if k1 in seen:
+            continue
+        k2 = _key((m[2], m[3], m[0], m[1]))
+        seen.update((k1, k2))
+        pairs.append((m, k1, k2))
+    slices = []
+    for number, (m, k1, k2) in enumerate(pairs, start=1):
+        lo = int(offsets[k1])
+        size = sum(int(K.slice_size(k, geo.params, geo.binom)) for k in {k1, k2})
+        hi = lo + size
+        assert k2 == k1 or offsets[k2] == lo + int(K.slice_size(k1, geo.params, geo.binom)), "pair not adjacent"
+        part = parts / f"{_name(m)}.npy"
+        t0 = time.perf_counter()
+        if hi <= done:
+            how = "kept"
+        elif part.exists() and _load_part(part, size) is not None:
+            val[lo:hi], dist[lo:hi] = _load_part(part, size)
+            how = "resumed"
+        else:
+            passes = _solve(variant, geo, k1, k2, offsets, val, dist, work)
+            with open(part.with_suffix(".tmp"), "wb") as f:
+                np.save(f, np.stack([val[lo:hi], dist[lo:hi]]))
+            os.replace(part.with_suffix(".tmp"), part)
+            how = f"solved in {time.perf_counter() - t0:.1f} s, {passes} passes"
+        seconds = time.perf_counter() - t0
+        for k in sorted({k1, k2}):
+            a, b, c, d = (int(x) for x in K.key_material(k))
+            s_lo = int(offsets[k])
+            s_hi = s_lo + int(K.slice_size(k, geo.params, geo.binom))
+            counts = np.bincount(val[s_lo:s_hi], minlength=4)
+            decided = dist[s_lo:s_hi][val[s_lo:s_hi] != K.V_DRAW]
+            slices.append({"material": _name((a, b, c, d)), "offset": s_lo, "size": s_hi - s_lo,
+                           "wins": int(counts[K.V_WIN]), "losses": int(counts[K.V_LOSS]),
+                           "draws": int(counts[K.V_DRAW]), "invalid": int(counts[K.V_INVALID]),
+                           "longest": int(decided.max()) if len(decided) else 0,
+                           "group": int(K.key_group(k, geo.params)), "seconds": round(seconds, 2)})
+        say(f"{variant.name} {pieces} pieces: pair {number}/{len(pairs)} {_name(m)}: {size:,} positions, {how}")
+    wld = pack_wld(val)
+    _write_atomic(paths["wld"], wld)
+    _write_atomic(paths["dist"], dist)
+    seconds = time.perf_counter() - started + (old["seconds"] if old else 0.0)
+    info = {"format": FORMAT, "variant": variant.name, "rules": _rules_fingerprint(variant), "pieces": pieces,
+            "positions": total, "wld_bytes": int(wld.nbytes), "dist_bytes": int(dist.nbytes),
+            "seconds": round(seconds, 1), "built": time.strftime("%Y-%m-%d %H:%M:%S"), "slices": slices}
+    _write_atomic(paths["info"], json.dumps(info, indent=1).encode())
+    shutil.rmtree(parts, ignore_errors=True)
+    say(f"{variant.name}: {pieces}-piece tables built, {total:,} positions, {wld.nbytes + dist.nbytes:,} bytes, "
+        f"{seconds:.1f} s")
+    return info
 
 
 def _read_json(path: Path):
@@ -666,31 +679,41 @@ def missing(directory: Path | str | None = None) -> list[str]:
     return out
 
 
-def build_in_background(directory: Path | str | None = None) -> None:
+def build_in_background(directory: Path | str | None = None, busy_wait_s: float = 3.0) -> None:
     """What ``python -m engine egdb build --background`` runs: at low priority, build the missing
-    default tables one variant after another, ending when the process that started it ends (a
-    resumable build loses nothing). A variant another process is building is left to it."""
-    parent = os.getppid()
+    default tables one variant after another, ending the moment the process that started it ends
+    (``lifeline``: however that one ends, whatever the build is doing; a resumable build loses
+    nothing). One build at a time in a folder: while another holds its lock (a game's build, or one
+    that a restarted engine process's predecessor started and is ending) this waits ``busy_wait_s``
+    seconds for it, then leaves the building to it."""
+    from .lifeline import end_with_parent
 
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(2.0)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+    end_with_parent()
     with contextlib.suppress(OSError, AttributeError):
         os.nice(10)
-    for name in missing(directory):
-        with contextlib.suppress(BuildBusyError):
-            build(VARIANTS[name], directory=directory, progress=lambda text: print(text, flush=True))
+    folder = egdb_dir(directory)
+    folder.mkdir(parents=True, exist_ok=True)
+    deadline = time.monotonic() + busy_wait_s
+    while True:
+        try:
+            with _locked(_lock_path(folder)):
+                for name in missing(folder):
+                    _build_locked(VARIANTS[name], None, folder, lambda text: print(text, flush=True))
+            return
+        except BuildBusyError:
+            if time.monotonic() >= deadline:
+                print(f"another process is building the endgame tables in {folder}", flush=True)
+                return
+            time.sleep(0.2)
 
 
 def start_background_build(directory: Path | str | None = None) -> subprocess.Popen | None:
     """Start building the missing default tables in a low-priority child process (``python -m engine
     egdb build --background``; a plain subprocess, as the engine's worker is a daemon process, which
     multiprocessing doesn't let have children) unless ``CHECKERS3D_EGDB_AUTOBUILD`` is 0 or nothing is
-    missing. Its progress goes to ``build.log`` next to the tables. Returns the process, or None. The
-    caller plays on; :func:`load` finds the tables once they are written."""
+    missing. Its progress goes to ``build.log`` next to the tables. It ends when the calling process
+    ends (see :func:`build_in_background`). Returns the process, or None. The caller plays on;
+    :func:`load` finds the tables once they are written."""
     if not autobuild_allowed() or not missing(directory):
         return None
     folder = egdb_dir(directory)
@@ -698,5 +721,8 @@ def start_background_build(directory: Path | str | None = None) -> subprocess.Po
     command = [sys.executable, "-m", "engine", "egdb", "build", "--background"]
     if directory is not None:
         command += ["--dir", str(directory)]
+    from .lifeline import parent_env
+
     with open(folder / "build.log", "ab") as log:
-        return subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)
+        return subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+                                env=parent_env())

@@ -21,8 +21,9 @@ engine understands:
 
 ``<P>`` is the side to move (``W`` or ``B``) then one character per square in standard order (1..50,
 or 1..32 on an 8x8 board, numbered as the rule set's FEN numbers them: the ``square_one_corner`` of its
-``Variant``): ``w``/``b`` man, ``W``/``B`` king, ``e`` empty. ``<M>`` is ``32-28`` for a quiet move and ``from x to x captured x captured ...`` for a capture
-(``28x19x23``: from 28 to 19 taking 23; captured squares in any order, written here in ascending order).
+``Variant``): ``w``/``b`` man, ``W``/``B`` king, ``e`` empty. ``<M>`` is ``32-28`` for a quiet move and
+``from x to x captured x captured ...`` for a capture (``28x19x23``: from 28 to 19 taking 23; captured
+squares in any order, written here in ascending order).
 ``score`` is in men (a man = 1.0), ``time`` in seconds, ``nps`` in millions of nodes per second.
 
 The GUI decides when a game ends: its moves are applied even past a draw our own rules would have

@@ -3,7 +3,9 @@
 Each opening is played twice with colours swapped, every game to its end under the Game record's
 rules (no moves, repetition, the 40/25-move rule, the endgame rule). The players make and answer no
 draw offers, so a draw is always one the rules declare. A game still going after ``max_plies`` plies
-is adjudicated a draw (a safety net: the move-limit rules end real games long before).
+is adjudicated a draw (a safety net: the move-limit rules end real games long before). A match with
+more pairs than openings (157 American ballots) plays the set again with one seeded random move added
+to each, then two, and so on: players without randomness would otherwise play the same games again.
 
 Resign adjudication (off unless ``--resign SCORE`` is given, as cutechess-cli's ``-resign``): a game
 is scored as won once both players' searches have agreed for ``--resign-moves`` moves each in a row
@@ -74,6 +76,8 @@ class Player:
     ``weights`` names a JSON file holding ``{"american": [...], "international": [...]}`` (variant
     names from the table, any of them), each a full weight vector (``engine._eval``: the opening row, then the ending row).
     ``egdb``: use the endgame tables (``engine.egdb``; they must be built: a match never builds them).
+    ``net``: a network weights file (``engine.network``) to evaluate with, or ``off`` for the linear
+    evaluation (default: what the package ships for the variant).
 
     A level plays its opening book unless ``book`` is False; ``movetime`` with a timed level (Hard)
     replaces its budget, so Hard's own time use can be matched at shorter time controls.
@@ -89,6 +93,7 @@ class Player:
     tt_mb: int = DEFAULT_TT_MB
     weights: str | None = None
     egdb: bool = False
+    net: str | None = None
     hub: str | None = None
     cwd: str | None = None
     book: bool = True
@@ -96,7 +101,7 @@ class Player:
     @classmethod
     def parse(cls, text: str) -> "Player":
         """From ``level=hard``, ``depth=6``, ``movetime=0.1``, ``nodes=20000`` or several joined by
-        commas (``depth=8,movetime=0.5``), plus ``tt=MB``, ``weights=FILE``, ``egdb=on``; a bare
+        commas (``depth=8,movetime=0.5``), plus ``tt=MB``, ``weights=FILE``, ``net=FILE`` or ``net=off``, ``egdb=on``; a bare
         ``hard`` means ``level=hard``; ``level=hard,movetime=0.3`` is Hard with a 0.3 s budget,
         ``book=off`` a level without its book. ``hub=COMMAND`` (no commas in it) with optional limits
         and ``dir=PATH`` is an outside engine."""
@@ -125,6 +130,10 @@ class Player:
                     fields["tt_mb"] = int(value)
                 elif key == "weights":
                     fields["weights"] = value  # read (and checked) below, with its own messages
+                elif key == "net":
+                    if not value.strip():
+                        raise ValueError
+                    fields["net"] = value.strip()
                 elif key == "egdb":
                     switch = {"on": True, "1": True, "yes": True, "off": False, "0": False, "no": False}
                     if value.strip().lower() not in switch:
@@ -143,13 +152,13 @@ class Player:
             except KeyError:
                 if key == "book":
                     raise ValueError(f"bad player {text!r}: book= takes on or off") from None
-                raise ValueError(f"bad player {text!r}: unknown setting {key!r} "
-                                 "(use level=, depth=, movetime=, nodes=, tt=, weights=, egdb=, book=, hub=, dir=)") from None
+                raise ValueError(f"bad player {text!r}: unknown setting {key!r} (use level=, depth=, movetime=, "
+                                 "nodes=, tt=, weights=, net=, egdb=, book=, hub=, dir=)") from None
             except ValueError:
                 raise ValueError(f"bad player {text!r}: {item!r} has a bad value"
                                  f"{' (levels: ' + ', '.join(LEVELS) + ')' if key == 'level' else ''}") from None
         if "hub" in fields:
-            extra = sorted(set(fields) & {"level", "tt_mb", "weights", "egdb", "book"})
+            extra = sorted(set(fields) & {"level", "tt_mb", "weights", "net", "egdb", "book"})
             if extra:
                 raise ValueError(f"bad player {text!r}: an outside engine (hub=) takes depth=, movetime=, nodes= "
                                  f"and dir= only, not {', '.join(extra)}")
@@ -269,7 +278,8 @@ def _engine(side: str, player: Player, variant: Variant):
             from .search import Searcher
 
             weights = _load_weights(player.weights) if player.weights else None
-            searcher = Searcher(tt_size_mb=player.tt_mb, weights=weights, endgame_tables=player.egdb)
+            nets = {variant.name: player.net} if player.net else None
+            searcher = Searcher(tt_size_mb=player.tt_mb, weights=weights, endgame_tables=player.egdb, nets=nets)
             searcher.warm_up()
             _engines[key] = searcher
     return _engines[key]
@@ -416,6 +426,38 @@ def endgame_starts(variant: Variant, pieces: int, count: int, seed: int = 1) -> 
     return out
 
 
+def match_openings(variant: Variant, pairs: int, seed: int, endings: int | None = None) -> list[str]:
+    """The openings of a match's ``pairs`` game pairs (see :func:`run_match`)."""
+    book = openings_for(variant) if endings is None else tuple(endgame_starts(variant, endings, pairs, seed))
+    order = np.random.default_rng(seed).permutation(len(book))
+    out = []
+    for i in range(pairs):
+        opening = book[int(order[i % len(book)])]
+        if i >= len(book):
+            opening = extended_opening(variant, opening, i // len(book), random.Random(seed * 7919 + i))
+        out.append(opening)
+    return out
+
+
+def extended_opening(variant: Variant, opening: str, plies: int, rng: random.Random) -> str:
+    """``opening`` (moves from the start) and ``plies`` more legal moves chosen by ``rng``: a match longer
+    than its opening set plays each opening again this way, the k-th time with k more moves, because
+    two players without randomness (fixed depth or nodes) would play the same game again. Fewer moves
+    where the game ends first."""
+    game = Game(variant)
+    texts = opening.split()
+    for text in texts:
+        game.play(text)
+    for _ in range(plies):
+        moves = game.position.legal_moves()
+        if game.is_over or not moves:
+            break
+        move = rng.choice(moves)
+        texts.append(game.position.move_text(move))
+        game.play(move)
+    return " ".join(texts)
+
+
 def _play_indexed(job: tuple) -> GameResult:
     return play_game(*job)
 
@@ -473,7 +515,8 @@ def run_match(variant: Variant, a: Player, b: Player, games: int, concurrency: i
               resign_moves: int = DEFAULT_RESIGN_MOVES, endings: int | None = None,
               sprt: Sprt | None = None) -> MatchResult:
     """Play ``games`` games (rounded up to even: each opening with both colours). Openings are taken
-    from the variant's set in a seeded random order without repeats until the set runs out; with
+    from the variant's set in a seeded random order without repeats until the set runs out, then
+    again in that order with seeded random moves added (:func:`extended_opening`); with
     ``endings``, from :func:`endgame_starts` of at most that many pieces instead. With ``sprt`` the
     match stops as soon as a finished pair of games takes the test's LLR past a bound (``games`` is
     then the most it plays)."""
@@ -484,11 +527,8 @@ def run_match(variant: Variant, a: Player, b: Player, games: int, concurrency: i
     if resign is not None and (resign < 1 or resign_moves < 1):
         raise ValueError(f"--resign needs a positive score and --resign-moves at least 1, not {resign}, {resign_moves}")
     pairs = (games + 1) // 2
-    book = openings_for(variant) if endings is None else tuple(endgame_starts(variant, endings, pairs, seed))
-    order = np.random.default_rng(seed).permutation(len(book))
     jobs: list[tuple] = []
-    for i in range(pairs):
-        opening = book[int(order[i % len(book)])]
+    for opening in match_openings(variant, pairs, seed, endings):
         for a_first in (True, False):
             index = len(jobs)
             jobs.append((variant, opening, a, b, a_first, index, seed * 100_003 + index, max_plies, resign,
@@ -544,7 +584,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--games", type=int, default=20, help="games to play (rounded up to even), default 20")
     p.add_argument("--a", type=_argument(Player.parse), default="level=medium",
                    help="player A: level=easy|medium|hard, or depth=N, movetime=S, nodes=N (comma-joined); "
-                        "tt=MB; weights=FILE.json (evaluation weights); or hub=COMMAND (an outside engine speaking Hub, "
+                        "tt=MB; weights=FILE.json (evaluation weights); net=FILE.json|off (network evaluation); "
+                        "or hub=COMMAND (an outside engine speaking Hub, "
                         "no commas in COMMAND) with optional movetime=, depth=, nodes=, dir=PATH (its working directory)")
     p.add_argument("--b", type=_argument(Player.parse), default="level=easy", help="player B, as --a")
     p.add_argument("--concurrency", type=int, default=1, help="games played at once (one process each)")

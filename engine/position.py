@@ -18,7 +18,13 @@ from .variants import Color, Variant
 
 
 class InvalidFenError(ValueError):
-    """A FEN string that can't be read; the message quotes it and says what is wrong."""
+    """A FEN string that can't be read; the message quotes it (``fen``) and says what is wrong
+    (``problem``, words that a player can read too)."""
+
+    def __init__(self, problem: str, fen: str | None = None):
+        super().__init__(problem if fen is None else f"bad FEN {fen!r}: {problem}")
+        self.fen = fen
+        self.problem = problem
 
 
 class IllegalMoveError(ValueError):
@@ -79,28 +85,29 @@ class Position:
             text = text[:-1]
         parts = [p.strip() for p in text.split(":")]
         if len(parts) != 3 or parts[0].upper() not in ("W", "B"):
-            raise InvalidFenError(f"bad FEN {fen!r}: expected 'TURN:W<squares>:B<squares>' with TURN W or B")
+            raise InvalidFenError("expected 'TURN:W<squares>:B<squares>' with TURN W or B (the side to move, then each "
+                                  "side's squares, as in B:W21-32:B1-12)", fen)
         turn = Color.WHITE if parts[0].upper() == "W" else Color.BLACK
         boards = {}
         for part in parts[1:]:
             if not part or part[0].upper() not in ("W", "B"):
-                raise InvalidFenError(f"bad FEN {fen!r}: piece list {part!r} must start with W or B")
+                raise InvalidFenError(f"the piece list {part!r} must start with W or B (whose pieces they are)", fen)
             color = Color.WHITE if part[0].upper() == "W" else Color.BLACK
             if color in boards:
-                raise InvalidFenError(f"bad FEN {fen!r}: two piece lists for {color.label}")
+                raise InvalidFenError(f"it lists the {color.label} pieces twice", fen)
             boards[color] = _parse_piece_list(variant, fen, part[1:])
         (white, white_kings), (black, black_kings) = boards[Color.WHITE], boards[Color.BLACK]
         both = white & black
         if both:
             sq = _board.squares_of(variant, both)[0]
-            raise InvalidFenError(f"bad FEN {fen!r}: square {sq} holds a white and a black piece")
+            raise InvalidFenError(f"square {sq} holds a white and a black piece", fen)
         _, masks, _, _ = _board.layout(variant)
         for color, men, crowning in ((Color.WHITE, white & ~white_kings, masks[_board.M_PROMO_WHITE]),
                                      (Color.BLACK, black & ~black_kings, masks[_board.M_PROMO_BLACK])):
             if men & int(crowning):
                 sq = _board.squares_of(variant, men & int(crowning))[0]
-                raise InvalidFenError(f"bad FEN {fen!r}: a {color.label} man on square {sq}, on {color.label}'s "
-                                      "crowning row (it would be a king)")
+                raise InvalidFenError(f"a {color.label} man on square {sq}, on {color.label}'s crowning row (it would "
+                                      "be a king)", fen)
         return cls(variant, white, black, white_kings | black_kings, turn)
 
     @classmethod
@@ -254,7 +261,8 @@ class Position:
             return matches[0]
         if not matches:
             legal = ", ".join(self.move_text(m) for m in self._moves) or "none"
-            raise IllegalMoveError(f"{text!r} is not a legal move here ({self.turn.label} to move; legal: {legal})")
+            raise IllegalMoveError(f"{text!r} is not a legal move here ({self.turn.label.capitalize()} to move; "
+                                   f"legal: {legal})")
         options = " or ".join("x".join(map(str, m.path)) for m in matches)
         raise IllegalMoveError(f"{text!r} is ambiguous: it could be {options}; give the route")
 
@@ -293,17 +301,17 @@ def _parse_piece_list(variant: Variant, fen: str, text: str) -> tuple[int, int]:
         named = _FEN_NAMED.fullmatch(item)
         m = named or _FEN_ITEM.fullmatch(item.upper())
         if not m:
-            raise InvalidFenError(f"bad FEN {fen!r}: can't read {item!r} (expected a square like 12, K12, 1-20 or c3)")
+            raise InvalidFenError(f"{item!r} is not a square (write squares like 12, K12 for a king, 1-20 or c3)", fen)
         if named:  # an algebraic square (PDN FEN of a rule set with algebraic notation: Ka1, c3)
             try:
                 first = last = parse_square(variant, named.group(2))
             except InvalidSquareError as err:
-                raise InvalidFenError(f"bad FEN {fen!r}: {err}") from None
+                raise InvalidFenError(str(err), fen) from None
         else:
             first = int(m.group(2))
             last = int(m.group(3)) if m.group(3) else first
         if not (1 <= first <= last <= variant.squares):
-            raise InvalidFenError(f"bad FEN {fen!r}: {item!r} is not within squares 1-{variant.squares}")
+            raise InvalidFenError(f"{item!r} is not within squares 1-{variant.squares} of the {variant.title} board", fen)
         for sq in range(first, last + 1):
             bit = 1 << _board.number_bit(variant, sq)
             pieces |= bit

@@ -9,7 +9,9 @@
 the same games, whatever the concurrency), from the variant's opening set (the ACF three-move ballots, the 10x10 openings of
 ``engine.openings``) followed by a few random plies for variety, and keeps every quiet position (no
 capture for the side to move) after the random plies, with the game's result from White's view (1,
-0.5, 0). A game longer than ``--max-plies`` counts as a draw.
+0.5, 0), and the score the self-play search gave it (centi-men, the side to move's view: a label
+for ``engine.network``'s training). A game longer than ``--max-plies`` counts as a draw.
+``label`` searches the positions of such a file again, deeper, and writes them with those scores.
 
 ``fit`` turns each position into the evaluation's feature counts (``_eval.features``, White minus
 Black, each counted into an opening and an ending slot by the game phase) and fits the weights by
@@ -43,11 +45,12 @@ import numpy as np
 
 from .arguments import output_file, variant_arg
 from .game import Game
-from .variants import ALL_VARIANTS, Variant
+from .variants import ALL_VARIANTS, Color, Variant
 
 
 def _play(variant_name: str, index: int, seed: int, nodes: int, random_plies: int, max_plies: int):
-    """One self-play game: (white, black, kings, turn) of its kept positions and White's result."""
+    """One self-play game: (white, black, kings, turn, the search's score) of its kept positions and
+    White's result."""
     from .openings import openings_for
     from .search import Limits
 
@@ -66,9 +69,10 @@ def _play(variant_name: str, index: int, seed: int, nodes: int, random_plies: in
     kept = []
     while not game.is_over and game.ply < max_plies:
         pos = game.position
+        found = searcher.search(game, Limits(nodes=nodes))
         if not pos.has_capture():
-            kept.append((pos.white, pos.black, pos.kings, int(pos.turn)))
-        game.play(searcher.search(game, Limits(nodes=nodes)).move)
+            kept.append((pos.white, pos.black, pos.kings, int(pos.turn), found.score))
+        game.play(found.move)
     outcome = game.outcome
     if outcome is None or outcome.winner is None:
         result = 0.5
@@ -112,9 +116,10 @@ def generate(variant: Variant, games: int, nodes: int, seed: int, random_plies: 
                 scores[int(result * 2)] += 1
             out(f"{min(games, done * 50)}/{games} games, {len(rows)} positions, White won {scores[2]} drew "
                 f"{scores[1]} lost {scores[0]}, {time.monotonic() - started:.0f} s")
-    arr = np.array(rows, dtype=np.uint64).reshape(-1, 4)
+    arr = np.array([row[:4] for row in rows], dtype=np.uint64).reshape(-1, 4)
     return {"white": arr[:, 0], "black": arr[:, 1], "kings": arr[:, 2], "turn": arr[:, 3].astype(np.int8),
-            "result": np.array(results, dtype=np.float32)}
+            "result": np.array(results, dtype=np.float32),
+            "score": np.array([row[4] for row in rows], dtype=np.int32)}
 
 
 def cmd_generate(args) -> int:
@@ -125,6 +130,55 @@ def cmd_generate(args) -> int:
     arrays: dict[str, Any] = {"variant": args.variant.name, "command": command, **data}
     np.savez_compressed(args.out, **arrays)
     print(f"wrote {len(data['result'])} positions to {args.out}")
+    return 0
+
+
+def _label_many(args: tuple) -> list[int]:
+    """The search's scores of a chunk of positions, one after the other from a fresh table (so that
+    the scores don't depend on the concurrency; a fresh table for each would cost more than the
+    search)."""
+    from .position import Position
+    from .search import Limits
+
+    variant_name, rows, nodes = args
+    variant = ALL_VARIANTS[variant_name]
+    searcher = _searcher()
+    out = []
+    searcher.new_game()
+    for white, black, kings, turn in rows:
+        pos = Position(variant, int(white), int(black), int(kings), Color(int(turn)))
+        out.append(searcher.search(Game(variant, pos), Limits(nodes=nodes)).score)
+    return out
+
+
+def label(variant: Variant, data: dict, nodes: int, concurrency: int = 1, out=print) -> np.ndarray:
+    """The score of a ``nodes`` search of each position (centi-men, the side to move's view)."""
+    n = len(data["result"])
+    rows = list(zip(data["white"].tolist(), data["black"].tolist(), data["kings"].tolist(), data["turn"].tolist(),
+                    strict=True))
+    chunks = [(variant.name, rows[start:start + 500], nodes) for start in range(0, n, 500)]
+    scores: list[int] = []
+    started = time.monotonic()
+    with ProcessPoolExecutor(max_workers=concurrency) as pool:
+        done = pool.map(_label_many, chunks) if concurrency > 1 else map(_label_many, chunks)
+        for part in done:
+            scores.extend(part)
+            out(f"{len(scores)}/{n} positions labelled, {time.monotonic() - started:.0f} s")
+    return np.array(scores, dtype=np.int32)
+
+
+def cmd_label(args) -> int:
+    data, made_by = _load_positions([args.data], args.variant)
+    rng = np.random.default_rng(args.seed)
+    keep = np.sort(rng.permutation(len(data["result"]))[:args.positions]) if args.positions else None
+    if keep is not None:
+        data = {k: v[keep] for k, v in data.items()}
+    data["score"] = label(args.variant, data, args.nodes, args.concurrency)
+    command = (f"{made_by}; python -m engine tune label --variant {args.variant.name} --data {args.data} "
+               f"--nodes {args.nodes}" + (f" --positions {args.positions} --seed {args.seed}" if args.positions else ""))
+    arrays: dict[str, Any] = {"variant": args.variant.name, "command": command, **data}
+    np.savez_compressed(args.out, **arrays)
+    print(f"wrote {len(data['score'])} positions to {args.out}")
     return 0
 
 
@@ -270,14 +324,17 @@ def cmd_hand(args) -> int:
     return 0
 
 
-def _load_positions(paths: list[str], variant: Variant) -> tuple[dict[str, np.ndarray], str]:
-    """The positions of several ``generate`` files together, and the commands that made them;
-    ValueError for a file of another variant (each records the one it was generated for)."""
+def _load_positions(paths: list[str], variant: Variant,
+                    optional: tuple[str, ...] = ()) -> tuple[dict[str, np.ndarray], str]:
+    """The positions of several ``generate`` files together, and the commands that made them; the
+    ``optional`` fields (``score``) only when every file has them. ValueError for a file of another
+    variant (each records the one it was generated for)."""
     parts, commands = [], []
     for path in paths:
         try:
             with np.load(path) as npz:
-                parts.append({k: npz[k] for k in ("white", "black", "kings", "turn", "result")})
+                keys = ("white", "black", "kings", "turn", "result") + tuple(k for k in optional if k in npz.files)
+                parts.append({k: npz[k] for k in keys})
                 commands.append(str(npz["command"]))
                 recorded = str(npz["variant"])
         except (OSError, ValueError, KeyError) as err:
@@ -285,7 +342,8 @@ def _load_positions(paths: list[str], variant: Variant) -> tuple[dict[str, np.nd
         if recorded != variant.name:
             raise ValueError(f"{path} holds {recorded} positions (tune generate --variant {recorded}), not "
                              f"{variant.name}: fit it with --variant {recorded}")
-    return {k: np.concatenate([part[k] for part in parts]) for k in parts[0]}, "; ".join(commands)
+    shared = set.intersection(*(set(part) for part in parts))
+    return {k: np.concatenate([part[k] for part in parts]) for k in parts[0] if k in shared}, "; ".join(commands)
 
 
 def cmd_fit(args) -> int:
@@ -343,6 +401,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--concurrency", type=int, default=1)
     g.add_argument("--out", type=output_file, required=True, help="the .npz file to write")
     g.set_defaults(func=cmd_generate)
+    lb = sub.add_parser("label", help="search the positions of a generate file again and keep their scores")
+    lb.add_argument("--variant", type=variant_arg, default="american")
+    lb.add_argument("--data", required=True, help="an .npz file of generate")
+    lb.add_argument("--nodes", type=int, default=20000, help="search nodes a position (default 20000)")
+    lb.add_argument("--positions", type=int, default=None, help="label this many positions drawn at random (default all)")
+    lb.add_argument("--seed", type=int, default=1)
+    lb.add_argument("--concurrency", type=int, default=1)
+    lb.add_argument("--out", type=output_file, required=True,
+                    help="the .npz file to write (the positions, their results and scores)")
+    lb.set_defaults(func=cmd_label)
     h = sub.add_parser("hand", help="write the hand-set evaluation's numbers as a weights file")
     h.add_argument("--variant", type=variant_arg, default="american")
     h.add_argument("--out", type=output_file, required=True, help="the weights file to write")

@@ -285,7 +285,9 @@ def _compile_apart() -> None:
 
     if kernels_cached(search=True):
         return
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    from .lifeline import parent_env
+
+    env = dict(parent_env(), PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
     _compiler = subprocess.Popen([sys.executable, "-c", "from engine.worker import _compile; _compile()"], env=env,
                                  stdout=subprocess.DEVNULL)
     code = _compiler.wait()
@@ -296,15 +298,11 @@ def _compile_apart() -> None:
 
 def _compile() -> None:
     """The compiling process of :func:`_compile_apart`: the kernels into numba's cache. It ends at once
-    if the worker that started it ends first (closed by the game while compiling)."""
-    worker = os.getppid()
+    if the worker that started it ends first (closed by the game while compiling: the game ends a
+    worker that doesn't answer at once, which leaves it no time to end this one itself)."""
+    from .lifeline import end_with_parent
 
-    def watch() -> None:
-        while os.getppid() == worker:
-            time.sleep(0.2)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="worker-watch", daemon=True).start()
+    end_with_parent(poll_s=0.2)
     from .search import Searcher
 
     Searcher(tt_size_mb=1, endgame_tables=True).warm_up()

@@ -1,6 +1,6 @@
 """Whoever plays the other side against the person at this device, as the controller sees it.
 
-The computer is one (``game.worker_opponent``, the engine's worker process); a friend whose moves
+The computer is one (``game.computer.worker_opponent``, the engine's worker process); a friend whose moves
 arrive over the network will be another. Nothing here blocks: the controller says what it wants
 (:meth:`Opponent.request_move`, :meth:`Opponent.ask_draw`) and takes the replies from
 :meth:`Opponent.poll` once a frame.
@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Protocol
 if TYPE_CHECKING:
     from engine import Move
     from engine.game import Game
-    from game.phases import Mode
+    from game.modes import Mode
 
 
 @dataclass(frozen=True)

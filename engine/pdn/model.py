@@ -5,8 +5,9 @@ result tag's meaning and the rule set of a game.
 A game read from a file is a :class:`RawGame` (what the reader's visitor collected, see
 :mod:`engine.pdn.reader`) until its moves are first asked for: then they are replayed by the rules,
 once. What goes wrong is reported, never raised out of a game: a game keeps the moves before its
-first problem, and :attr:`PdnGame.error` names the game's index in its file, its line, the move
-number and the move text.
+first problem, and :attr:`PdnGame.error` names the game's index in its file, the line of the problem (a
+move's own line), the move number and the move text; the errors carry the place and the problem apart
+(``line``, ``problem``), for a message in other words.
 
 The result tag counts the *first player's* score first, as PDN 2.0 says for checkers ("1-0" Black won
 in American checkers, where Black moves first) and as PGN does for White in International draughts.
@@ -51,30 +52,44 @@ class PdnError(ValueError):
 
 
 class PdnFileError(PdnError):
-    """A whole file refused: it can't be opened or isn't text."""
+    """A whole file refused: it can't be opened or isn't text; ``problem`` says why, without the name."""
+
+    def __init__(self, message: str, problem: str = ""):
+        super().__init__(message)
+        self.problem = problem or message
 
 
 class PdnSyntaxError(PdnError):
-    """Text in a game that isn't PDN: an unclosed comment or variation, an unreadable word, a bad tag."""
+    """Text in a game that isn't PDN: an unclosed comment or variation, an unreadable word, a bad tag;
+    ``line`` is where (0: unknown) and ``problem`` what, without the place."""
+
+    def __init__(self, message: str, line: int = 0, problem: str = ""):
+        super().__init__(message)
+        self.line = line
+        self.problem = problem or message
 
 
 class PdnMoveError(PdnError):
     """An illegal or ambiguous move (or a start position that can't be read); ``number`` is the move
-    number as PDN writes it (``'23.'``, ``'23...'``) and ``text`` the move as written."""
+    number as PDN writes it (``'23.'``, ``'23...'``), ``text`` the move as written, ``line`` the line it
+    is on (0: unknown) and ``problem`` what is wrong, without the place."""
 
-    def __init__(self, message: str, number: str = "", text: str = ""):
+    def __init__(self, message: str, number: str = "", text: str = "", line: int = 0, problem: str = ""):
         super().__init__(message)
         self.number = number
         self.text = text
+        self.line = line
+        self.problem = problem or message
 
 
 class PdnVariantError(PdnError):
     """A game of another rule set (its GameType), which this program doesn't play; ``game_type`` is
-    the tag's value."""
+    the tag's value, ``problem`` the message without the place."""
 
-    def __init__(self, message: str, game_type: str):
+    def __init__(self, message: str, game_type: str, problem: str = ""):
         super().__init__(message)
         self.game_type = game_type
+        self.problem = problem or message
 
 
 # --- moves and games ---------------------------------------------------------------------------------
@@ -120,6 +135,7 @@ class RawGame:
     moves: list[RawMove] = field(default_factory=list)
     terminator: str | None = None
     syntax_error: str | None = None  # the first problem that cut the movetext short
+    syntax_line: int = 0  # where it is
     warnings: list[str] = field(default_factory=list)
     max_square: int = 0  # the highest square its FEN and moves name (for the variant)
 
@@ -293,7 +309,6 @@ class PdnGame:
         if self.start is None:  # another rule set, or a start position that can't be read
             return (), None, self._start_error
         assert self.variant is not None
-        where = f"game {self.index} (line {raw.line})" if raw.line else f"game {self.index}"
         pos, moves = self.start, list[PdnMove]()
         number, second = 1, self.start.turn is not self.variant.first_player
         for rm in raw.moves:
@@ -302,12 +317,16 @@ class PdnGame:
             label = f"{number}{'...' if second else '.'}"
             try:
                 move = pos.parse_move(rm.text)
-            except IllegalMoveError as err:
-                return tuple(moves), pos, PdnMoveError(f"{where}, move {label} {rm.text!r}: {err}", label, rm.text)
+            except IllegalMoveError as err:  # placed by the move's own line
+                return tuple(moves), pos, PdnMoveError(f"game {self.index}, line {rm.line}, move {label} {rm.text!r}: {err}",
+                                                       label, rm.text, rm.line, str(err))
             moves.append(PdnMove(move, rm.text, rm.mark, tuple(rm.nags), tuple(rm.comments), rm.draw_offer))
             pos = pos.play(move)
             number, second = (number + 1, False) if second else (number, True)
-        error = PdnSyntaxError(f"{where}: {raw.syntax_error}") if raw.syntax_error else None
+        error = None
+        if raw.syntax_error:
+            error = PdnSyntaxError(f"game {self.index}, line {raw.syntax_line}: {raw.syntax_error}", raw.syntax_line,
+                                   raw.syntax_error)
         return tuple(moves), pos, error
 
     @classmethod
@@ -323,7 +342,7 @@ class PdnGame:
         try:
             game.variant = variant = _variant_of(raw, file_has_big_squares)
         except PdnVariantError as err:
-            game._start_error = PdnVariantError(f"{where}: {err}", err.game_type)
+            game._start_error = PdnVariantError(f"{where}: {err}", err.game_type, str(err))
             return game
         fen = tag_value(raw.tags, "FEN")
         try:
@@ -331,7 +350,8 @@ class PdnGame:
                 raise InvalidFenError(raw.tag_errors["FEN"])
             game.start = Position.from_fen(variant, fen_core(fen)) if fen else Position.initial(variant)
         except InvalidFenError as err:
-            game._start_error = PdnMoveError(f"{where}: the start position can't be read: {err}")
+            game._start_error = PdnMoveError(f"{where}: the start position can't be read: {err}", line=raw.line,
+                                             problem=f"the start position can't be read: {err.problem}")
         return game
 
     def __repr__(self) -> str:

@@ -89,8 +89,8 @@ class PdnVisitor(Generic[T]):
     def visit_warning(self, message: str) -> None:
         """A harmless oddity (a tag without a value, a stray ``)``), ignored."""
 
-    def visit_error(self, message: str) -> None:
-        """The first problem that cuts the game short (the rest of it is skipped)."""
+    def visit_error(self, message: str, line: int) -> None:
+        """The first problem that cuts the game short (the rest of it is skipped), at ``line``."""
 
     def visit_result(self, text: str) -> None:
         """The game's terminating result."""
@@ -132,7 +132,7 @@ class PdnReader(Generic[T]):
                 self.visitor.begin_game(line)
                 self.begun = True
             if self.chars > MAX_GAME_CHARS and not self.failed:
-                self._fail(f"the game is longer than {MAX_GAME_CHARS:,} characters; the rest of it was skipped")
+                self._fail(f"the game is longer than {MAX_GAME_CHARS:,} characters; the rest of it was skipped", line)
                 self.in_movetext = True  # the next tag starts a new game
             if kind == TAG or kind == TAG_ERROR:
                 name = text if kind == TAG else extra
@@ -143,7 +143,7 @@ class PdnReader(Generic[T]):
                 if not self.failed:
                     self._tag(kind, line, text, extra)
             elif kind == UNCLOSED:
-                self._fail(f"the comment opened at line {line} is not closed")
+                self._fail("a comment opened here with '{' is not closed", line)
                 self.in_movetext = True  # the next tag starts a new game
             elif kind == COMMENT:
                 if self.depth == 0 and not self.failed:
@@ -188,7 +188,7 @@ class PdnReader(Generic[T]):
         """A main-line token of the movetext that is neither a comment, a result nor a variation."""
         if kind == MOVE:
             if self.plies >= MAX_PLIES:
-                self._fail(f"the game has more than {MAX_PLIES} moves; the rest of it was skipped")
+                self._fail(f"the game has more than {MAX_PLIES} moves; the rest of it was skipped", line)
                 return
             body, suffix = MOVE_MARK.fullmatch(text).groups()  # type: ignore[union-attr]
             pair = _ALGEBRAIC_PAIR.fullmatch(body)
@@ -218,24 +218,24 @@ class PdnReader(Generic[T]):
             else:
                 self.visitor.visit_warning(f"line {line}: the annotation {text!r} before the first move was ignored")
         elif kind == SETUP:
-            self._fail(f"line {line}: a position set up inside the moves ({text[:60]!r}) is not supported")
+            self._fail(f"a position set up inside the moves ({text[:60]!r}) is not supported", line)
         elif text in ("}", "]"):
             self.visitor.visit_warning(f"line {line}: a {text!r} without its opening bracket was ignored")
         else:
             after = f" after {self.last_move!r}" if self.plies else ""
-            self._fail(f"line {line}: can't read {text[:60]!r}{after} (expected a move such as 32-28 or 22x15, a move "
-                       "number, a comment or a result)")
+            self._fail(f"can't read {text[:60]!r}{after} (expected a move such as 32-28 or 22x15, a move number, a "
+                       "comment or a result)", line)
 
-    def _fail(self, message: str) -> None:
+    def _fail(self, message: str, line: int) -> None:
         if not self.failed:
-            self.visitor.visit_error(message)
+            self.visitor.visit_error(message, line)
         self.failed = True
         self.has_content = True
 
     def _finish(self) -> Iterator[T]:
         """The game read so far, if it holds anything; then a fresh one."""
         if self.depth > 0 and not self.failed:
-            self._fail(f"the variation opened at line {self.variation_line} is not closed")
+            self._fail("a variation opened here with '(' is not closed", self.variation_line)
         done, worth = self.visitor.end_game(), self.has_content
         self._new_game()
         if worth:
@@ -297,8 +297,8 @@ class GameBuilder(PdnVisitor[RawGame]):
         elif len(warnings) == MAX_WARNINGS:
             warnings.append("(more warnings left out)")
 
-    def visit_error(self, message: str) -> None:
-        self.game.syntax_error = message
+    def visit_error(self, message: str, line: int) -> None:
+        self.game.syntax_error, self.game.syntax_line = message, line
 
     def visit_result(self, text: str) -> None:
         self.game.terminator = text

@@ -55,7 +55,7 @@ def file_lines(path: str | os.PathLike[str]) -> Iterator[tuple[int, str]]:
     try:
         f = open(name, "rb")
     except OSError as err:
-        raise PdnFileError(f"can't open {name!r}: {err.strerror or err}") from None
+        raise PdnFileError(f"can't open {name!r}: {err.strerror or err}", str(err.strerror or err)) from None
     with f:
         head = f.read(65536)
         if head.startswith((b"\xff\xfe", b"\xfe\xff")):  # UTF-16 with a byte-order mark
@@ -68,7 +68,8 @@ def file_lines(path: str | os.PathLike[str]) -> Iterator[tuple[int, str]]:
                     yield number, line
             return
         if _is_binary(head):
-            raise PdnFileError(f"{name!r} is not a PDN text file (binary data near the start)")
+            raise PdnFileError(f"{name!r} is not a PDN text file (binary data near the start)",
+                               "it is not a PDN text file (binary data near the start)")
         f.seek(3 if head.startswith(b"\xef\xbb\xbf") else 0)
         number, offset, carry = 0, 0, b""
         while True:
@@ -81,7 +82,8 @@ def file_lines(path: str | os.PathLike[str]) -> Iterator[tuple[int, str]]:
                 if cut > 0:  # a very long line: read on from its last space
                     chunk, carry = chunk[:cut + 1], chunk[cut + 1:]
             if b"\x00" in chunk:
-                raise PdnFileError(f"{name!r} is not a PDN text file (binary data at byte {offset + chunk.index(0)})")
+                where = f"binary data at byte {offset + chunk.index(0)}"
+                raise PdnFileError(f"{name!r} is not a PDN text file ({where})", f"it is not a PDN text file ({where})")
             offset += len(chunk)
             for line in _decode(chunk).splitlines() or [""]:
                 number += 1

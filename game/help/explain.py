@@ -6,7 +6,7 @@ they only pressed the piece. :func:`explain_refusal` returns None when the rules
 piece has a legal move; the stops follow a legal route so far, or the last one is where a legal route
 ends after the earlier ones), else a :class:`Refusal`.
 
-How the player's hand's refusals map onto a call (``game/hand.py``):
+How the player's hand's refusals map onto a call (``game/play/hand.py``):
 
 * ``select`` fails (a piece with no legal move): ``explain_refusal(pos, square)``;
 * a press that is no target of the selected piece (``press``/``_press_target``):

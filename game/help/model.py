@@ -3,7 +3,7 @@
 Plain frozen data, so the Rules and Controls screens, the "?" overlay and the text preview
 (``python -m game.help``) all read the same thing, and tests can check every diagram against the
 engine. Squares are square numbers (as in :class:`engine.Position`); the content is written with
-algebraic names (``c3``) through :func:`board_fen` and :func:`route`.
+algebraic names (``c3``), read through :func:`named_fen`, :func:`route` and :func:`squares`.
 """
 
 from __future__ import annotations
@@ -148,6 +148,15 @@ def board_fen(variant: Variant, turn: Color, white: str = "", black: str = "") -
         return ",".join(("K" if n.startswith("K") else "") + str(parse_square(variant, n.removeprefix("K")))
                         for n in names.split())
     return f"{'W' if turn is Color.WHITE else 'B'}:W{items(white)}:B{items(black)}"
+
+
+def named_fen(variant: Variant, text: str) -> str:
+    """PDN FEN from a FEN with square names, ``K`` before a king: ``"B:Wd4,Kf6:Bc3"``."""
+    turn, *lists = text.split(":")
+    pieces = {part[:1].upper(): part[1:].replace(",", " ") for part in lists}
+    if turn not in ("W", "B") or set(pieces) != {"W", "B"}:
+        raise ValueError(f"bad FEN {text!r}: expected 'TURN:W<squares>:B<squares>' with TURN W or B")
+    return board_fen(variant, Color.WHITE if turn == "W" else Color.BLACK, pieces["W"], pieces["B"])
 
 
 def route(variant: Variant, text: str, style: Style = Style.PATH, *claims: Claim) -> Line:

@@ -1,7 +1,7 @@
 """Play a friend or someone online: the room server, its wire protocol and a headless client.
 
 Nothing in this package imports pygame or moderngl: the server runs on a machine without a display, and
-the game's window reaches it only through :mod:`game.online.session`, polled once a frame.
+the game's window reaches it only through :mod:`game.friend.session`, polled once a frame.
 
     protocol.py   message types (parse, validate, encode), links, room ids and seat secrets
     clock.py      the clock of online games (main time, byo-yomi periods): server and clients alike
@@ -9,8 +9,6 @@ the game's window reaches it only through :mod:`game.online.session`, polled onc
     server.py     the authoritative room server (websockets, asyncio), its command line
                   (``checkers3d-server``) and the embedded form on a background thread
     client.py     a client on a background thread: a thread-safe inbox of typed events, reconnection
-    session.py    a game with a friend for the controller: server states turned into "the friend
-                  played X", "draw offered", "friend away for N s"
     load.py       load measurement (``python -m game.online.load``)
 
 The protocol is documented in ``docs/online-protocol.md``.

@@ -180,10 +180,10 @@ def changed_boxes(view_proj: np.ndarray, viewport: tuple, old: Instances, new: I
     return boxes
 
 
-def moving_boxes(view_proj: np.ndarray, viewport: tuple, moving: Instances) -> list[tuple[int, int, int, int]]:
+def moving_boxes(view_proj: np.ndarray, viewport: tuple, moving: Instances, margin: int = 2) -> list[tuple[int, int, int, int]]:
     """GL scissor rectangles (x, y, w, h), clipped to the GL ``viewport``, that cover the moving
-    pieces and their shadows: one per piece, overlapping ones merged (so one box never repaints
-    another's piece). Empty when nothing moves."""
+    pieces and their shadows and ``margin`` pixels more: one per piece, overlapping ones merged (so
+    one box never repaints another's piece). Empty when nothing moves."""
     if len(moving.pieces) == 0:
         return []
     r = PIECE_RADIUS + 0.06
@@ -197,8 +197,10 @@ def moving_boxes(view_proj: np.ndarray, viewport: tuple, moving: Instances) -> l
         if np.any(clip[:, 3] <= 1e-6):
             return [viewport]
         ndc = clip[:, :2] / clip[:, 3:4]
-        box = [int(np.floor(vx + (ndc[:, 0].min() + 1) / 2 * w)) - 2, int(np.floor(vy + (ndc[:, 1].min() + 1) / 2 * h)) - 2,
-               int(np.ceil(vx + (ndc[:, 0].max() + 1) / 2 * w)) + 2, int(np.ceil(vy + (ndc[:, 1].max() + 1) / 2 * h)) + 2]
+        box = [int(np.floor(vx + (ndc[:, 0].min() + 1) / 2 * w)) - margin,
+               int(np.floor(vy + (ndc[:, 1].min() + 1) / 2 * h)) - margin,
+               int(np.ceil(vx + (ndc[:, 0].max() + 1) / 2 * w)) + margin,
+               int(np.ceil(vy + (ndc[:, 1].max() + 1) / 2 * h)) + margin]
         box = [max(box[0], vx), max(box[1], vy), min(box[2], vx + w), min(box[3], vy + h)]
         if box[2] > box[0] and box[3] > box[1]:
             boxes.append(box)

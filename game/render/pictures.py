@@ -8,6 +8,8 @@ dynamic scale. The window's frames keep one ViewCache, the shader warm-up anothe
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import moderngl
 
 from .camera import Camera
@@ -17,7 +19,7 @@ from .instances import Instances
 # MOTION_SCALE_MIN) when a frame takes longer than MOTION_FRAME_S, up again when it is quick.
 MOTION_SCALE_MIN = 0.3
 MOTION_SCALE_STEP = 0.05
-MOTION_FRAME_S = 0.010
+MOTION_FRAME_S = 0.005  # the drawing alone: the frame adds its copy into the window (2-4 ms) and the flip
 
 
 class Layers:
@@ -34,6 +36,9 @@ class Layers:
         self.board_key: tuple | None = None
         self.still_key: tuple | None = None
         self.still_rows: Instances | None = None  # what the still picture shows (for partial updates)
+        # boxes (x0, y0, x1, y1) where the still picture changed since a target last showed it; None:
+        # all of it (see BoardRenderer._show_cached)
+        self.unshown: list | None = None
         self._owned: list = []
 
         def own(obj):
@@ -139,6 +144,19 @@ class Reduced:
             obj.release()
 
 
+@dataclass
+class Shown:
+    """What a target shows since the last frame: the still picture of ``picture`` (:class:`Layers`)
+    or the :class:`Reduced` picture, in the GL ``viewport``, with the moving pieces in ``boxes``
+    (scissor rectangles) over it; for a reduced picture ``key`` is (its scale, its camera, what it
+    shows besides the moving pieces)."""
+
+    picture: Layers | Reduced
+    viewport: tuple
+    boxes: list
+    key: tuple | None = None
+
+
 class Build:
     """A rebuild of the cached pictures for ``board_key``, band by band: the board's bands first
     (the still picture copies the board), then the still picture's (for ``still_key``)."""
@@ -163,6 +181,7 @@ class ViewCache:
         self.build: Build | None = None
         self.previous_camera: Camera | None = None
         self.scale_now: float | None = None
+        self.shown: Shown | None = None  # what the target shows since the last frame (None: unknown)
 
     def layers_for(self, ctx, size: tuple[int, int], samples: int, fxaa: bool) -> Layers:
         """The layers for a target of ``size``, made anew when the size changed."""

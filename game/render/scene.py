@@ -24,7 +24,7 @@ from .frame import Frame, seen_flipped
 from .geometry import LIGHT_DIR, board_mesh, half_extent, piece_mesh, ring_mesh
 from .materials import load_program, set_uniform
 from .picking import Viewport, pick_square, piece_heights
-from .pictures import Build, Layers, ViewCache
+from .pictures import Build, Layers, Shown, ViewCache
 from .state import RenderState
 
 CLEAR_COLOUR = (0.12, 0.12, 0.13)
@@ -38,10 +38,11 @@ SOFTWARE_MOTION_SCALE = 0.5
 # When the camera stops, the cached pictures are rebuilt in this many bands, as many a frame as fit
 # in the budget (seconds of finished work), so no frame stalls on a whole rebuild.
 BUILD_BANDS = 12
-BUILD_BUDGET_S = 0.006
+BUILD_BUDGET_S = 0.005
 MOTION_PIECE_SEGMENTS = 16
 WARM_SIZE = (320, 240)  # the warm-up's picture (see BoardRenderer._plan_warm_up)
 FXAA_REACH = 8  # pixels around a pixel that fxaa.glsl may read (half its SPAN_MAX, plus a corner)
+REDUCED_BLUR_PX = 8  # how far the reduced picture (at 0.3 of the resolution, scaled up) spreads a piece beyond its box
 
 
 def is_software_renderer(ctx) -> bool:
@@ -182,27 +183,33 @@ class BoardRenderer:
 
     # --- drawing --------------------------------------------------------------------------------
 
-    def draw(self, state: RenderState, t: float, viewport: Viewport, target: moderngl.Framebuffer | None = None) -> None:
+    def draw(self, state: RenderState, t: float, viewport: Viewport, target: moderngl.Framebuffer | None = None,
+             kept: bool = False) -> None:
         """Draw ``state`` as it looks at time ``t`` into ``viewport`` of ``target`` (default: the
         context's screen, which needs a depth buffer). Leaves depth testing and blending off.
+        ``kept``: the target still holds, inside the viewport, what this renderer drew there last
+        (nothing has drawn over it since: a window whose back buffer survives a flip).
 
         Two cached pictures keep frames cheap: the board alone (redrawn when the camera or the
         viewport changes) and the board with everything that stands still, both anti-aliased.
-        Each frame copies the second (a blit) and draws only the moving pieces over it. When a
-        standing piece or a marker changes, only the squares around it are redrawn.
+        Each frame copies the second (a blit) and draws only the moving pieces over it; into a kept
+        target it copies only where the last frame differs (where pieces moved or stood then, and
+        where the still picture changed since). When a standing piece or a marker changes, only the
+        squares around it are redrawn.
 
         While the camera moves, everything is drawn directly, at ``motion_scale`` of the
         resolution (software renderers: half) and scaled up. When it stops, the cached pictures
         are rebuilt a band at a time over the next frames, which show the reduced picture until
         they are ready.
         """
-        self._draw(state, t, viewport, target or self.ctx.screen, self._view, warm_up=True)
+        self._draw(state, t, viewport, target or self.ctx.screen, self._view, warm_up=True, kept=kept)
 
     def _draw(self, state: RenderState, t: float, viewport: Viewport, target, view: ViewCache,
-              warm_up: bool = False) -> None:
+              warm_up: bool = False, kept: bool = False) -> None:
         """:meth:`draw` with the pictures ``view`` keeps; ``warm_up``: take the warm-up's next steps
         first (the window's frames do, the warm-up's own don't)."""
         ctx = self.ctx
+        shown, view.shown = (view.shown if kept else None), None  # (set again by _show_cached)
         cam = state.camera.at(t)
         # before anything is bound (see BoardTextures.usable)
         texture_key = self.board_textures.usable(state.position.variant, state.show_numbers, seen_flipped(cam))
@@ -220,13 +227,13 @@ class BoardRenderer:
             if camera_moving:
                 view.build = None
                 if self.motion_scale < 1.0:
-                    self._draw_reduced(frame, viewport, target, view, camera_moving=True)
+                    self._draw_reduced(frame, viewport, target, view, None, camera_moving=True)
                 else:
                     self._clear(target, viewport.gl())
                     self._draw_scene(frame, target)
-            elif self._cached_pictures_ready(frame, viewport, target, view, was_reduced, started):
+            elif self._cached_pictures_ready(frame, viewport, target, view, was_reduced, started, shown):
                 assert view.layers is not None
-                self._show_cached(frame, viewport, target, view.layers)
+                self._show_cached(frame, viewport, target, view, shown)
         finally:
             # leave the target bound: moderngl rebinds the bound framebuffer after creating one, and
             # rebinding a cached layer released since (a resize) is a GL_INVALID_OPERATION
@@ -242,11 +249,12 @@ class BoardRenderer:
         ctx.clear(*CLEAR_COLOUR, 1.0, depth=1.0)
 
     def _cached_pictures_ready(self, frame: Frame, viewport: Viewport, target, view: ViewCache, was_reduced: bool,
-                               started: float) -> bool:
+                               started: float, shown: Shown | None) -> bool:
         """Bring the cached pictures of a still camera up to date, or as far as this frame allows:
         True when they show this frame's state; False when this frame showed the reduced picture
         instead, while they are rebuilt band by band (a window, after the camera moved or the
-        viewport changed)."""
+        viewport changed), and on the frame that finishes them (copying the whole finished picture
+        is the next frame's work, which a kept target spares the reduced picture's copy)."""
         gl_viewport = viewport.gl()
         vx, vy, w, h = gl_viewport
         layers = view.layers_for(self.ctx, (vx + w, vy + h), self.samples, self.fxaa)
@@ -255,7 +263,7 @@ class BoardRenderer:
         still_key = (board_key, frame.still_key())
         if layers.board_key != board_key and not was_reduced and self.background_textures and view.build is None:
             # a window: show the reduced picture now and build the cached ones over the next frames
-            self._draw_reduced(frame, viewport, target, view)
+            self._draw_reduced(frame, viewport, target, view, shown)
             return False
         if layers.board_key != board_key and was_reduced and view.reduced is not None and view.reduced.viewport == gl_viewport:
             if view.build is None or view.build.board_key != board_key:
@@ -263,12 +271,13 @@ class BoardRenderer:
         elif view.build is not None and view.build.board_key != board_key:
             view.build = None
         if view.build is not None:
-            reused = self._draw_reduced(frame, viewport, target, view)
-            if not self._advance_build(frame, layers, view.build, still_key, started, at_least_one=reused):
-                view.reduced_last = True
-                return False
-            view.build = None
-            view.drop_reduced()  # until the camera moves again (7 MB a window: see ViewCache.drop_reduced)
+            # the next bands, unless the reduced picture had to be drawn again (pieces move meanwhile):
+            # then this frame has had its share
+            if self._draw_reduced(frame, viewport, target, view, shown) and self._advance_build(
+                    frame, layers, view.build, still_key, started, at_least_one=True):
+                view.build = None
+            view.reduced_last = True
+            return False
         if layers.board_key != board_key:
             self._build_board(frame, layers, viewport_box(gl_viewport))
             layers.board_key, layers.still_key = board_key, None
@@ -280,13 +289,31 @@ class BoardRenderer:
             layers.still_key, layers.still_rows = still_key, frame.still_rows()
         return True
 
-    def _show_cached(self, frame: Frame, viewport: Viewport, target, layers: Layers) -> None:
-        """Copy the still picture into ``target`` and draw the moving pieces over it."""
+    def _show_cached(self, frame: Frame, viewport: Viewport, target, view: ViewCache, shown: Shown | None) -> None:
+        """Copy the still picture into ``target`` and draw the moving pieces over it. ``shown``: what
+        the target holds from the last frame (ViewCache.shown), if it is kept; then the still
+        picture is copied only where that differs: where the moving pieces were drawn, and where
+        the still picture changed since. A copy of the whole view costs a software renderer a
+        few ms; a moving piece's box, a few hundredths."""
         ctx = self.ctx
+        layers = view.layers
+        assert layers is not None
+        view.drop_reduced()  # until the camera moves again (7 MB a window: see ViewCache.drop_reduced)
+        gl_viewport = viewport.gl()
+        boxes = moving_boxes(frame.view_proj_matrix, gl_viewport, frame.moving)
         target.use()
-        ctx.viewport = ctx.scissor = viewport.gl()
-        ctx.copy_framebuffer(target, layers.still_colour_fbo)  # the blit obeys the scissor
-        for gl_box in moving_boxes(frame.view_proj_matrix, viewport.gl(), frame.moving):
+        ctx.viewport = gl_viewport
+        if shown is not None and shown.picture is layers and shown.viewport == gl_viewport and layers.unshown is not None:
+            # a few small boxes: drawn (a blit's own cost is several times a small box's pixels)
+            for rect in [scissor(box) for box in layers.unshown] + shown.boxes:
+                ctx.scissor = rect
+                self._present(layers.still_colour, layers.still_depth)
+        else:
+            ctx.scissor = gl_viewport
+            ctx.copy_framebuffer(target, layers.still_colour_fbo)  # the blit obeys the scissor
+        layers.unshown = []
+        view.shown = Shown(layers, gl_viewport, boxes)
+        for gl_box in boxes:
             # The moving pieces must hide behind still ones: restore the still depth, but only
             # around them (a full-screen depth copy would cost more than the blit).
             ctx.scissor = gl_box
@@ -349,12 +376,15 @@ class BoardRenderer:
         if len(frame.moving.pieces):
             self._draw_pieces(fbo, frame.moving.shadows, frame.moving.pieces, frame.moving.rings, mesh)
 
-    def _draw_reduced(self, frame: Frame, viewport: Viewport, target, view: ViewCache, camera_moving: bool = False) -> bool:
+    def _draw_reduced(self, frame: Frame, viewport: Viewport, target, view: ViewCache, shown: Shown | None,
+                      camera_moving: bool = False) -> bool:
         """Show the scene drawn at ``motion_scale`` of the viewport's resolution, scaled up with
         linear filtering. The reduced picture is kept, so a frame that would draw the same picture
-        only scales it up again; returns whether it did. Once the camera has stopped, the picture
-        of its last moving frame counts as the same: it ended there (an orbit drag) or a
-        fraction of a pixel away (a transition eases out)."""
+        only copies it again; returns whether it did. Once the camera has stopped, the picture of
+        its last moving frame counts as the same: it ended there (an orbit drag) or a fraction of a
+        pixel away (a transition eases out). Into a target that ``shown`` says shows it already
+        nothing is copied; one that shows the same picture but for the moving pieces (pieces move
+        while the cached pictures are rebuilt after the camera stopped) gets only their boxes."""
         ctx = self.ctx
         gl_viewport = viewport.gl()
         scale = view.scale_now = min(view.scale_now or self.motion_scale, self.motion_scale)
@@ -372,9 +402,19 @@ class BoardRenderer:
             reduced.key = key
             if camera_moving:
                 view.adapt_scale(time.perf_counter() - started, self.motion_scale)
+        boxes = [] if camera_moving else moving_boxes(frame.view_proj_matrix, gl_viewport, frame.moving,
+                                                     REDUCED_BLUR_PX)
+        picture_key = (reduced.scale, frame.camera, key[:3])
+        if shown is None or shown.picture is not reduced or shown.viewport != gl_viewport or shown.key != picture_key:
+            rects = [gl_viewport]
+        else:  # the same picture but (maybe) for the moving pieces: where they were and are
+            rects = [] if reused else shown.boxes + boxes
         target.use()
-        ctx.viewport = ctx.scissor = gl_viewport
-        ctx.copy_framebuffer(target, reduced.large_fbo)  # the blit obeys the scissor
+        ctx.viewport = gl_viewport
+        for rect in rects:
+            ctx.scissor = rect
+            ctx.copy_framebuffer(target, reduced.large_fbo)  # the blit obeys the scissor
+        view.shown = Shown(reduced, gl_viewport, boxes, picture_key)
         view.reduced_last = True
         return reused
 
@@ -403,6 +443,7 @@ class BoardRenderer:
         """Draw the board layer inside ``box`` (x0, y0, x1, y1 in GL pixels), FXAA-smoothed when
         the renderer uses FXAA (drawn a little wider, so the filter's reads are all drawn)."""
         ctx = self.ctx
+        layers.unshown = None  # the still picture is made anew on this board
         bounds = viewport_box(layers.viewport)
         raw = layers.board_raw if layers.board_raw is not None else layers.board
         raw.use()
@@ -433,6 +474,8 @@ class BoardRenderer:
         the rest). Copies are blits: a software renderer copies memory for them, where a
         present.glsl pass would cost as much as drawing a textured board."""
         ctx = self.ctx
+        if layers.unshown is not None:
+            layers.unshown += boxes
         bounds = viewport_box(layers.viewport)
         wides = [grow(box, FXAA_REACH if layers.smoothed is not None else 0, bounds) for box in boxes]
         rows = frame.still_rows()

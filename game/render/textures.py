@@ -12,8 +12,9 @@ asking thread (pygame's fonts are not thread-safe) and handed over as coverage a
 from __future__ import annotations
 
 import os
+import queue
 import threading
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 
 import numpy as np
 
@@ -101,7 +102,32 @@ def board_image(variant: Variant, pixels: int = 2048, numbers: bool = False, fli
     return rgba
 
 
-_pool: ThreadPoolExecutor | None = None
+class _ImageMaker:
+    """One daemon thread making board images in the order asked. A daemon: a window closed while an
+    image is being made ends at once (a worker of concurrent.futures' pools is waited for at exit,
+    the image in hand and every one still asked for)."""
+
+    def __init__(self):
+        self._queue: queue.SimpleQueue = queue.SimpleQueue()
+        threading.Thread(target=self._run, name="board-image", daemon=True).start()
+
+    def submit(self, function, *args) -> Future:
+        future: Future = Future()
+        self._queue.put((future, function, args))
+        return future
+
+    def _run(self) -> None:
+        while True:
+            future, function, args = self._queue.get()
+            if not future.set_running_or_notify_cancel():  # cancelled while waiting
+                continue
+            try:
+                future.set_result(function(*args))
+            except BaseException as exc:  # the asker sees it (future.result())
+                future.set_exception(exc)
+
+
+_maker: _ImageMaker | None = None
 _futures: dict[tuple, Future] = {}
 _futures_lock = threading.RLock()  # reentrant: a future finished already runs its callback (_made) at once
 
@@ -110,15 +136,15 @@ def board_image_future(variant: Variant, pixels: int, numbers: bool = False, fli
                        seed: int = 7) -> Future:
     """:func:`board_image` made on a background thread (one at a time, in the order asked). Asking
     again for the same image returns the same future; :func:`forget_image` drops it once used."""
-    global _pool
+    global _maker
     key = _image_key(variant, pixels, numbers, flipped, seed)
     with _futures_lock:
         future = _futures.get(key)
         if future is None:
-            if _pool is None:
-                _pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="board-image")
+            if _maker is None:
+                _maker = _ImageMaker()
             glyphs = _glyphs(variant, pixels, numbers)
-            future = _futures[key] = _pool.submit(board_image, variant, pixels, numbers, flipped, seed, glyphs)
+            future = _futures[key] = _maker.submit(board_image, variant, pixels, numbers, flipped, seed, glyphs)
             future.add_done_callback(lambda done: _made(key, done))
         return future
 

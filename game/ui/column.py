@@ -6,19 +6,20 @@ itself at a given place and width and says how tall it was; :func:`arrange` stac
 does not fit in the window scrolls (:class:`ScrollView`, with a visible scrollbar, the wheel, a drag,
 and the Tab focus brought into view), so every control stays reachable at any window size.
 
-Adding something to the panel (see ``game/ui/panel.py``):
+Adding something to the panel (see ``game/ui/paint.py``):
 
-1. write a method of ``Interface`` that draws it at ``(x, y)`` in width ``w`` with the primitives
-   (``_button``, ``_flow``, ``_label``, ``_wrapped``, ``_heading``), returning the height used (0 to
-   show nothing); the primitives record what is pressable (hits, which then respect scrolling and
-   clipping) and every widget's rectangle (which the layout tests check for overlaps);
-2. add ``Section("name", partial(self._method, c, ...))`` to the list of the screen it belongs to
-   (``_mode_sections`` or ``_game_sections``), where it should appear.
+1. write a function that draws it with a :class:`~game.ui.paint.Painter` (its first argument) at
+   ``(x, y)`` in width ``w``, returning the height used (0 to show nothing), with the toolkit's
+   primitives (``button``, ``flow``, ``label``, ``wrapped``, ``heading``), which record what is
+   pressable (hits, which then respect scrolling and clipping) and every widget's rectangle (which
+   the layout tests check for overlaps); register it with ``@section("name")``;
+2. add ``part("name", paint, ...)`` to the list of the screen it belongs to (the layout a module
+   registered with ``@screen(...)``), where it should appear.
 
 A section that should take the height left over (the move list) is ``fill=True`` with a ``min_h``;
-its method also gets ``h``. An ``optional=True`` section (help text) is left out rather than make
-the panel scroll. A section with a scrolling area of its own (the move list) draws it with
-``Interface._scrolled``.
+its function also gets ``h``. An ``optional=True`` section (help text) is left out rather than make
+the panel scroll. A section with a scrolling area of its own (the move list) draws it inside
+``Painter.scrolled``.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ The page is laid out once per page and width (:class:`PageLayout`, text wrapped,
 page coordinates), then each redraw draws only what lies in view, in the panel's scroll view
 (``game.ui.column.ScrollView``: the wheel, the scrollbar and a drag on the page work as in the panel).
 Where the reader is (the scroll offset, the section last jumped to) is the screen's own state, as a
-scroll position is a window's: the controller's :class:`game.phases.ReadingHelp` says which page was
+scroll position is a window's: the controller's :class:`game.play.phases.ReadingHelp` says which page was
 opened at which section.
 """
 
@@ -22,17 +22,16 @@ from typing import TYPE_CHECKING
 import pygame
 
 from engine import Variant, variant_named
-from game import intents as it
 from game.help import KEYS, Diagram, Key, Page, controls_page, rules_page
-from game.input import Scroll
-from game.phases import HelpPage, ReadingHelp
+from game.play import intents as it
+from game.play.phases import HelpPage, ReadingHelp
 
 from . import theme as th
 from .column import ScrollView
 from .diagram import CAPTURED, GOLD, GREEN, MARKED, ORANGE, REFUSED, diagram_picture, picture_height
 
 if TYPE_CHECKING:
-    from .panel import Interface
+    from .paint import Painter
 
 HEADER_H = 52
 SIDEBAR_FROM = 960  # window width from which the contents stand in a column at the left
@@ -58,10 +57,15 @@ LEGEND = (
 
 
 @dataclass(frozen=True)
-class GoToSection:
-    """A press on an entry of the contents: the page scrolls to that section."""
+class Scroll:
+    """A key's move on the page that fills the window (``game.window.input`` sends it to
+    ``Interface.navigate``): by ``lines`` (positive: further down), by ``pages``, to an ``end`` (-1 the
+    top, 1 the bottom) or by ``sections``."""
 
-    section: str
+    lines: int = 0
+    pages: int = 0
+    end: int = 0
+    sections: int = 0
 
 
 # --- what a page is made of ------------------------------------------------------------------------
@@ -320,7 +324,7 @@ class HelpScreen:
         self.target: str | None = None  # the section jumped to (marked), until the reader scrolls on
         self.view = pygame.Rect(0, 0, 0, 0)  # where the page shows, in window pixels (its text stops short of the bar)
         self.layout = PageLayout()
-        self._opened: tuple | None = None  # (page, variant, section) the screen was last opened at
+        self._opened: tuple | None = None  # (page, variant, section, jumps) the screen was last opened at
         self._layout_key: tuple | None = None
         self._target_at = 0  # the offset the jump to the target left
 
@@ -352,7 +356,7 @@ class HelpScreen:
             self._layout_key = key
             self.layout = layout_page(page, variant, self.view.width, contents=left == 0)
         self.scroll.update(self.scroll_rect, self.layout.height, key)  # (another key: back to the top)
-        opened = (phase.page, phase.variant, phase.section)
+        opened = (phase.page, phase.variant, phase.section, phase.jumps)
         if fresh or opened != self._opened:
             self._opened = opened
             self.go_to(phase.section)
@@ -400,12 +404,9 @@ class HelpScreen:
                 current = span.id
         return current
 
-    def navigate(self, move: Scroll | GoToSection) -> None:
-        """A key's move (``game.input.Scroll``) or an entry of the contents pressed."""
+    def navigate(self, move: Scroll) -> None:
+        """A key's move (the contents' entries are intents: ``ReadingHelp.section``)."""
         match move:
-            case GoToSection(section=section):
-                self.go_to(section)
-                return
             case Scroll(end=end) if end:
                 self.scroll.scroll_to(0 if end < 0 else self.max_offset)
             case Scroll(sections=step) if step:
@@ -429,22 +430,22 @@ class HelpScreen:
 
     # --- drawing ----------------------------------------------------------------------------------
 
-    def draw(self, ui: Interface, phase: ReadingHelp, diagrams: bool) -> None:
-        """The whole screen, into ``ui.surface``, its pressable parts into ``ui.hits``. ``diagrams``:
+    def draw(self, paint: Painter, phase: ReadingHelp, diagrams: bool) -> None:
+        """The whole screen, into ``paint.surface``, its pressable parts into ``paint.hits``. ``diagrams``:
         the rules engine is loaded (the diagrams' positions need it), else they wait in a placeholder."""
-        surface = ui.surface
+        surface = paint.surface
         surface.fill(th.BACKGROUND)
         width, height = surface.get_size()
         page, variant = help_page(phase)
         view = self.view
-        self._header(ui, phase, page, variant, pygame.Rect(0, 0, width, HEADER_H))
+        self._header(paint, phase, page, variant, pygame.Rect(0, 0, width, HEADER_H))
         if view.x:
-            self._sidebar(ui, pygame.Rect(0, HEADER_H, view.x, height - HEADER_H))
+            self._sidebar(paint, pygame.Rect(0, HEADER_H, view.x, height - HEADER_H))
         surface.fill(th.PAGE, self.scroll_rect)
-        ui.views["help"] = self.scroll
-        with ui._scrolled("help", self.scroll_rect, self.layout.height, self._layout_key):
+        paint.views["help"] = self.scroll
+        with paint.scrolled("help", self.scroll_rect, self.layout.height, self._layout_key):
             for item in self.layout.items:
-                self._draw_item(ui, item, diagrams)
+                self._draw_item(paint, item, diagrams)
             if self.target is not None:
                 span = self.layout.section(self.target)
                 if span is not None:
@@ -454,8 +455,8 @@ class HelpScreen:
     def _page_rect(self, rect: pygame.Rect) -> pygame.Rect:
         return rect.move(self.view.x, self.view.y - self.offset)
 
-    def _draw_item(self, ui: Interface, item: _Item, diagrams: bool) -> None:
-        surface, view = ui.surface, self.view
+    def _draw_item(self, paint: Painter, item: _Item, diagrams: bool) -> None:
+        surface, view = paint.surface, self.view
         match item:
             case _Text(x=x, y=y, value=value, font=f, colour=colour):
                 sy = view.y + y - self.offset
@@ -484,26 +485,26 @@ class HelpScreen:
             case _Link(rect=rect, section=section, lines=lines):
                 r = self._page_rect(rect)
                 if r.colliderect(view):
-                    self._entry(ui, r, section, lines)
+                    self._entry(paint, r, section, lines)
 
-    def _entry(self, ui: Interface, rect: pygame.Rect, section: str, lines: tuple[str, ...]) -> None:
+    def _entry(self, paint: Painter, rect: pygame.Rect, section: str, lines: tuple[str, ...]) -> None:
         """An entry of the contents: the section being read is marked in gold."""
         hit_id = f"toc:{section}"
         current = section == self.current_section()
-        colour = th.BUTTON_HOVER if ui._hover == hit_id else th.CARD if current else th.BUTTON
-        surface = ui.surface
+        colour = th.BUTTON_HOVER if paint.hover == hit_id else th.CARD if current else th.BUTTON
+        surface = paint.surface
         pygame.draw.rect(surface, colour, rect, border_radius=6)
         if current:
             pygame.draw.rect(surface, th.ACCENT, (rect.x, rect.y + 4, 3, rect.height - 8))
-        if ui.focus == hit_id:
+        if paint.focus == hit_id:
             pygame.draw.rect(surface, th.FOCUS, rect.inflate(4, 4), width=2, border_radius=8)
         f = th.small_font()
         for i, line in enumerate(lines):
             surface.blit(th.text(f, line, th.ACCENT if current else th.TEXT), (rect.x + 12, rect.y + 5 + i * f.get_linesize()))
-        ui.add_hit(rect, GoToSection(section), hit_id)
+        paint.add_hit(rect, it.GoToSection(section), hit_id)
 
-    def _sidebar(self, ui: Interface, area: pygame.Rect) -> None:
-        surface = ui.surface
+    def _sidebar(self, paint: Painter, area: pygame.Rect) -> None:
+        surface = paint.surface
         surface.fill(th.PANEL, area)
         f, heading = th.small_font(), th.heading_font()
         x, y, w = area.x + 14, area.y + 16, area.width - 28
@@ -517,19 +518,19 @@ class HelpScreen:
             entries = [(sid, (_cut(f, " ".join(lines), w - 20),)) for sid, lines in entries]
         for sid, lines in entries:
             h = len(lines) * line + 10
-            self._entry(ui, pygame.Rect(x, y, w, h), sid, lines)
+            self._entry(paint, pygame.Rect(x, y, w, h), sid, lines)
             y += h + 4
 
-    def _header(self, ui: Interface, phase: ReadingHelp, page: Page, variant: Variant, area: pygame.Rect) -> None:
-        surface = ui.surface
+    def _header(self, paint: Painter, phase: ReadingHelp, page: Page, variant: Variant, area: pygame.Rect) -> None:
+        surface = paint.surface
         surface.fill(th.PANEL, area)
         pygame.draw.line(surface, th.CARD_EDGE, (0, area.bottom - 1), (area.right, area.bottom - 1))
         y, h = area.y + (area.height - th.BUTTON_H) // 2, th.BUTTON_H
         x = area.x + 12
-        x = ui._button((x, y, 92, h), "‹ Back", it.CloseHelp(), hit_id="help:back").right + 18
+        x = paint.button((x, y, 92, h), "‹ Back", it.CloseHelp(), hit_id="help:back").right + 18
         for kind, label in ((HelpPage.RULES, "Rules"), (HelpPage.CONTROLS, "Controls")):
             w = th.body_font().size(label)[0] + 32
-            ui._button((x, y, w, h), label, it.OpenHelp(kind), active=phase.page is kind, hit_id=f"help:{kind}")
+            paint.button((x, y, w, h), label, it.OpenHelp(kind), active=phase.page is kind, hit_id=f"help:{kind}")
             x += w + th.GAP
         title = th.text(th.body_font(), variant.title, th.MUTED)
         if x + 24 + title.get_width() <= area.right - 16:
@@ -575,9 +576,9 @@ def _glyph(surface: pygame.Surface, r: pygame.Rect, kind: str) -> None:
 
 # --- the keys card ("?") ------------------------------------------------------------------------
 
-def draw_keys_card(ui: Interface) -> None:
-    """The keys over the whole window, dimmed under it; any key or press closes it (``game.input``)."""
-    surface = ui.surface
+def draw_keys_card(paint: Painter) -> None:
+    """The keys over the whole window, dimmed under it; any key or press closes it (``game.window.input``)."""
+    surface = paint.surface
     width, height = surface.get_size()
     dim = pygame.Surface((width, height), pygame.SRCALPHA)
     dim.fill((10, 12, 16, 170))
@@ -605,4 +606,4 @@ def draw_keys_card(ui: Interface) -> None:
     surface.set_clip(None)
     img = th.text(th.small_font(), footer, th.MUTED)
     surface.blit(img, img.get_rect(bottomright=(card.right - pad, card.bottom - 10)))
-    ui.over_view = True
+    paint.over_view = True

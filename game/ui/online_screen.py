@@ -1,4 +1,4 @@
-"""What a player sees of a friend's game, drawn with the interface's primitives (``game.ui.panel``):
+"""What a player sees of a friend's game, drawn with the panel's toolkit (``game.ui.paint``):
 
 * the room screen: a card over the 3D board (the link in large text with "Copy link", where the friend
   connects, "Waiting for your friend"; the link field of "Join a friend"; the room server's field;
@@ -11,24 +11,20 @@
 
 from __future__ import annotations
 
-from functools import partial
 from typing import TYPE_CHECKING
 
 import pygame
 
 from engine import variant_named
-from game import intents as it
-from game.phases import EnteringLink, EnteringServer, EnteringText, GameOver, JoiningRoom, RoomPhase, WaitingForFriend
+from game.play import intents as it
+from game.play.phases import EnteringLink, EnteringServer, EnteringText, JoiningRoom, RoomPhase, WaitingForFriend
 
-from . import mode_screen
 from . import theme as th
-from .column import Section
+from .paint import Columns, Painter, cut_anywhere, part, screen, section
 
 if TYPE_CHECKING:
-    from game.controller import Controller
-    from game.phases import InGame
-
-    from .panel import Interface
+    from game.play.machine import Controller
+    from game.play.phases import InGame
 
 CARD_MAX_W = 760
 LINK_FONT = 24  # the link, large enough to read out over the phone
@@ -45,87 +41,60 @@ def _clock(seconds: float) -> str:
     return f"{whole // 60}:{whole % 60:02d}"
 
 
-def break_anywhere(f: pygame.font.Font, text: str, w: int) -> list[str]:
-    """``text`` (a link: no spaces) cut into lines no wider than ``w``, after a ``/`` where one fits."""
-    lines: list[str] = []
-    while text:
-        n = len(text)
-        while n > 1 and f.size(text[:n])[0] > w:
-            n -= 1
-        if n < len(text):
-            slash = text.rfind("/", 0, n)
-            if slash >= n // 2:
-                n = slash + 1
-        lines.append(text[:n])
-        text = text[n:]
-    return lines
-
-
-def _wrapped(ui: Interface, x: int, y: int, w: int, value: str, f: pygame.font.Font, colour) -> int:
-    """Text wrapped to width ``w`` at spaces, and a word too long for a line (a link) cut where it
-    must be; returns the height used."""
-    top = y
-    for line in ui._lines(f, value, w):
-        for part in break_anywhere(f, line, w) if f.size(line)[0] > w else [line]:
-            y += ui._label(x, y, part, f, colour) + 2
-    return y - top
-
-
 # --- the mode screen ---------------------------------------------------------------------------------
 
-def mode_section(ui: Interface, c: Controller, x: int, y: int, w: int) -> int:
+@section("friend")
+def mode_section(paint: Painter, c: Controller, x: int, y: int, w: int) -> int:
     """"Play a friend" on the mode screen, its two buttons side by side (stacked in a narrow column);
     returns the height used."""
     top = y
-    y += ui._heading(x, y, "Play a friend")
+    y += paint.heading(x, y, "Play a friend")
     first_w = (w - th.GAP) * 63 // 100
     if th.body_font().size("Play a friend (send a link)")[0] + 12 <= first_w:
-        ui._button((x, y, first_w, th.BUTTON_H), "Play a friend (send a link)", it.PlayFriend(), hit_id="friend:play")
-        ui._button((x + first_w + th.GAP, y, w - first_w - th.GAP, th.BUTTON_H), "Join a friend", it.OpenJoin(),
+        paint.button((x, y, first_w, th.BUTTON_H), "Play a friend (send a link)", it.PlayFriend(), hit_id="friend:play")
+        paint.button((x + first_w + th.GAP, y, w - first_w - th.GAP, th.BUTTON_H), "Join a friend", it.OpenJoin(),
                    hit_id="friend:join")
     else:
-        ui._button((x, y, w, th.BUTTON_H), "Play a friend (send a link)", it.PlayFriend(), hit_id="friend:play")
+        paint.button((x, y, w, th.BUTTON_H), "Play a friend (send a link)", it.PlayFriend(), hit_id="friend:play")
         y += th.BUTTON_H + th.GAP
-        ui._button((x, y, w, th.BUTTON_H), "Join a friend", it.OpenJoin(), hit_id="friend:join")
+        paint.button((x, y, w, th.BUTTON_H), "Join a friend", it.OpenJoin(), hit_id="friend:join")
     return y + th.BUTTON_H - top
 
 
-def left_friend_game(ui: Interface, c: Controller, x: int, y: int, w: int) -> int:
+@section("left-friend-game")
+def left_friend_game(paint: Painter, c: Controller, x: int, y: int, w: int) -> int:
     """The way back to a friend's game left on the mode screen; returns the height used."""
     top = y
-    if c.can_return_to_room():
-        ui._button((x, y, w, th.BUTTON_H), "Return to the game with your friend", it.ContinueSaved(),
+    if c.friend_play.can_return_to_room(c.phase):
+        paint.button((x, y, w, th.BUTTON_H), "Return to the game with your friend", it.ContinueSaved(),
                    style="primary", hit_id="friend:return")
         y += th.BUTTON_H + th.GAP
     else:
-        y += ui._wrapped(x, y, w, "The room of your game with a friend closed with the game that hosted it.",
+        y += paint.wrapped(x, y, w, "The room of your game with a friend closed with the game that hosted it.",
                          th.small_font(), th.MUTED) + 4
-    ui._button((x, y, w, th.BUTTON_H), "Continue it vs computer · Medium", it.ContinueVsComputer(),
+    paint.button((x, y, w, th.BUTTON_H), "Continue it vs computer · Medium", it.ContinueVsComputer(),
                hit_id="friend:continue")
     return y + th.BUTTON_H - top
 
 
-def server_label(c: Controller) -> str:
-    return "Room server: " + (c.settings.room_server or "this computer")
-
-
 # --- the room screen ---------------------------------------------------------------------------------
 
-def room_sections(ui: Interface, c: Controller, p: RoomPhase) -> tuple[list[Section], list[list[Section]]]:
+@screen(RoomPhase)
+def room_screen(paint: Painter, c: Controller, p: RoomPhase, loading: str | None) -> Columns:
     """The panel beside the room card: what happens next, and the way back."""
-    head = [Section("title", partial(mode_screen.title, ui))]
-    return head, [[Section("room-info", partial(_room_info, ui, p)), Section("room-cancel", partial(_room_cancel, ui, p))]]
+    return [part("mode-title", paint)], [[part("room-info", paint, p), part("room-cancel", paint, p)]]
 
 
-def _room_info(ui: Interface, p: RoomPhase, x: int, y: int, w: int) -> int:
+@section("room-info")
+def _room_info(paint: Painter, p: RoomPhase, x: int, y: int, w: int) -> int:
     top = y
     small = th.small_font()
     lines: tuple[str, ...]
     match p:
         case WaitingForFriend(variant=name):
             variant = variant_named(name)
-            y += ui._heading(x, y, "Play a friend")
-            y += ui._label(x, y, variant.title, th.body_font()) + 8
+            y += paint.heading(x, y, "Play a friend")
+            y += paint.label(x, y, variant.title, th.body_font()) + 8
             lines = (f"You play first ({variant.first_player.label.capitalize()}).",
                      "Send the link to your friend. When they open it, or paste it under “Join a friend” "
                      "and press Join, the game starts.",
@@ -133,48 +102,50 @@ def _room_info(ui: Interface, p: RoomPhase, x: int, y: int, w: int) -> int:
                      "A room is deleted when neither player has been connected for 30 minutes, and 24 hours "
                      "after it was made.")
         case EnteringLink():
-            y += ui._heading(x, y, "Join a friend")
+            y += paint.heading(x, y, "Join a friend")
             lines = ("Paste the link your friend sent you (Ctrl+V), or type it, then press Join.",
                      "Your friend plays first and you play second, with the board turned so that your "
                      "pieces are near you. The rules are the ones your friend chose.")
         case EnteringServer():
-            y += ui._heading(x, y, "Room server")
+            y += paint.heading(x, y, "Room server")
             lines = ("Where “Play a friend” opens its rooms.",
                      "Leave it empty to use this game's own server: friends on the same network reach it.",
                      "For friends anywhere, run checkers3d-server on a public machine (see the README) and "
                      "give its address: ws://HOST:PORT, or wss://HOST behind a TLS proxy.")
         case JoiningRoom(returning=returning):
-            y += ui._heading(x, y, "Play a friend")
+            y += paint.heading(x, y, "Play a friend")
             lines = ("Returning to your seat in the room. The game goes on from where the room has it."
                      if returning else "Taking the free seat in your friend's room.",)
         case _:
             lines = ()
     for line in lines:
-        y += ui._wrapped(x, y, w, line, small, th.MUTED) + 8
+        y += paint.wrapped(x, y, w, line, small, th.MUTED) + 8
     return y - 8 - top
 
 
-def _room_cancel(ui: Interface, p: RoomPhase, x: int, y: int, w: int) -> int:
+@section("room-cancel")
+def _room_cancel(paint: Painter, p: RoomPhase, x: int, y: int, w: int) -> int:
     label = "Cancel (close the room)" if isinstance(p, WaitingForFriend) else "Cancel"
-    ui._button((x, y, w, th.BUTTON_H), label, it.Cancel(), hit_id="room:cancel")
+    paint.button((x, y, w, th.BUTTON_H), label, it.Cancel(), hit_id="room:cancel")
     return th.BUTTON_H
 
 
-def room_card(ui: Interface, c: Controller, p: RoomPhase) -> None:
+def room_card(paint: Painter, c: Controller, p: RoomPhase) -> None:
     """The card over the 3D board on the room screen: measured, then drawn centred on the board."""
-    ui.over_view = True
-    board = ui.layout.board
+    paint.over_view = True
+    board = paint.layout.board
     w = min(CARD_MAX_W, board.width - 32)
-    card = Section("room-card", partial(_card_content, ui, c, p))
-    rect = pygame.Rect(0, 0, w, ui._measure(card, w))
+    card = part("room-card", paint, c, p)
+    rect = pygame.Rect(0, 0, w, paint.measure(card, w))
     rect.center = board.center
     rect.top = max(board.top + 8, rect.top)
-    ui._pill(rect, (20, 24, 31, 236))
-    pygame.draw.rect(ui.surface, th.ACCENT, rect, width=2, border_radius=th.RADIUS)
+    paint.pill(rect, (20, 24, 31, 236))
+    pygame.draw.rect(paint.surface, th.ACCENT, rect, width=2, border_radius=th.RADIUS)
     card.draw(rect.x, rect.y, w)
 
 
-def _card_content(ui: Interface, c: Controller, p: RoomPhase, x: int, y: int, w: int) -> int:
+@section("room-card")
+def _card_content(paint: Painter, c: Controller, p: RoomPhase, x: int, y: int, w: int) -> int:
     """The card's content in a card at (x, y) ``w`` wide; returns its height."""
     top = y
     pad = 24 if w >= 420 else 14
@@ -184,78 +155,78 @@ def _card_content(ui: Interface, c: Controller, p: RoomPhase, x: int, y: int, w:
     big = th.font(20 if inner >= 420 else 17, bold=True)
     match p:
         case WaitingForFriend(link=link, reach=reach, this_network=this_network):
-            y += ui._heading(x, y, "Play a friend")
+            y += paint.heading(x, y, "Play a friend")
             if link is None:
-                y += ui._wrapped(x, y, inner, "Opening a room…", big, th.TEXT) + 12
+                y += paint.wrapped(x, y, inner, "Opening a room…", big, th.TEXT) + 12
             else:
-                y += ui._wrapped(x, y, inner, "Send this link to your friend:", body, th.MUTED) + 6
-                for line in break_anywhere(link_font(inner), link, inner):
-                    y += ui._label(x, y, line, link_font(inner), th.ACCENT) + 2
+                y += paint.wrapped(x, y, inner, "Send this link to your friend:", body, th.MUTED) + 6
+                for line in cut_anywhere(link_font(inner), link, inner):
+                    y += paint.label(x, y, line, link_font(inner), th.ACCENT) + 2
                 y += 12
                 bw = min(150, inner)
-                ui._button((x, y, bw, th.BUTTON_H), "Copy link", it.CopyLink(), style="primary", hit_id="room:copy")
+                paint.button((x, y, bw, th.BUTTON_H), "Copy link", it.CopyLink(), style="primary", hit_id="room:copy")
                 if c.notice and bw + 14 + small.size(c.notice)[0] <= inner:
-                    ui._label(x + bw + 14, y + 8, c.notice, small, th.GREEN)
+                    paint.label(x + bw + 14, y + 8, c.notice, small, th.GREEN)
                     y += th.BUTTON_H + 14
                 else:
                     y += th.BUTTON_H + 6
                     if c.notice:
-                        y += ui._wrapped(x, y, inner, c.notice, small, th.GREEN) + 8
+                        y += paint.wrapped(x, y, inner, c.notice, small, th.GREEN) + 8
             if this_network:
                 where = (f"Your friend's game connects to this computer at {reach}. This works on this network "
                          "only (the same home or office network).")
             else:
                 where = f"Room server: {reach}"
-            y += _wrapped(ui, x, y, inner, where, small, th.MUTED) + 10
-            y += ui._wrapped(x, y, inner, "Waiting for your friend…", big, th.TEXT) + 4
+            y += paint.wrapped(x, y, inner, where, small, th.MUTED, cut_words=True) + 10
+            y += paint.wrapped(x, y, inner, "Waiting for your friend…", big, th.TEXT) + 4
         case EnteringLink(error=error) | EnteringServer(error=error):
             joining = isinstance(p, EnteringLink)
-            y += ui._heading(x, y, "Join a friend" if joining else "Room server")
+            y += paint.heading(x, y, "Join a friend" if joining else "Room server")
             prompt = ("Paste your friend's link (Ctrl+V) or type it:" if joining
                       else "The room server's address (empty: this computer's own):")
-            y += ui._wrapped(x, y, inner, prompt, body, th.MUTED) + 6
-            y += _text_field(ui, p, pygame.Rect(x, y, inner, 40)) + 10
+            y += paint.wrapped(x, y, inner, prompt, body, th.MUTED) + 6
+            y += _text_field(paint, p, pygame.Rect(x, y, inner, 40)) + 10
             if error:
-                y += _wrapped(ui, x, y, inner, error, small, th.DANGER) + 8
+                y += paint.wrapped(x, y, inner, error, small, th.DANGER, cut_words=True) + 8
             bw = min(120, (inner - th.GAP) // 2)
-            ui._button((x, y, bw, th.BUTTON_H), "Join" if joining else "Save", it.SubmitText(), style="primary",
+            paint.button((x, y, bw, th.BUTTON_H), "Join" if joining else "Save", it.SubmitText(), style="primary",
                        hit_id="room:submit")
-            ui._button((x + bw + th.GAP, y, bw, th.BUTTON_H), "Cancel", it.Cancel(), hit_id="room:cancel-card")
+            paint.button((x + bw + th.GAP, y, bw, th.BUTTON_H), "Cancel", it.Cancel(), hit_id="room:cancel-card")
             y += th.BUTTON_H + 4
             if not joining:  # the other setting of playing a friend: links that open the game
                 y += 14
-                y += ui._wrapped(x, y, inner, "A click on a checkers3d:// link can open this game (Linux desktops): "
+                y += paint.wrapped(x, y, inner, "A click on a checkers3d:// link can open this game (Linux desktops): "
                                  "a .desktop file and xdg-mime, written only when you press the button.",
                                  small, th.MUTED) + 6
-                ui._button((x, y, min(inner, 260), th.BUTTON_H), "Register checkers3d:// links", it.RegisterLinks(),
+                paint.button((x, y, min(inner, 260), th.BUTTON_H), "Register checkers3d:// links", it.RegisterLinks(),
                            hit_id="room:register-links")
                 y += th.BUTTON_H + 4
                 if c.notice:
-                    y += 6 + _wrapped(ui, x, y + 6, inner, c.notice, small, th.GREEN)
+                    y += 6 + paint.wrapped(x, y + 6, inner, c.notice, small, th.GREEN, cut_words=True)
         case JoiningRoom(link=link, returning=returning):
-            y += ui._heading(x, y, "Play a friend")
+            y += paint.heading(x, y, "Play a friend")
             head = "Returning to your friend's room…" if returning else "Joining your friend's room…"
-            y += ui._wrapped(x, y, inner, head, big, th.TEXT) + 6
-            for line in break_anywhere(small, link, inner):
-                y += ui._label(x, y, line, small, th.MUTED) + 2
-            f = c.friend
+            y += paint.wrapped(x, y, inner, head, big, th.TEXT) + 6
+            for line in cut_anywhere(small, link, inner):
+                y += paint.label(x, y, line, small, th.MUTED) + 2
+            f = c.friend_play.friend
             if f is not None and f.connection == "reconnecting":
-                y += 6 + _wrapped(ui, x, y + 6, inner, f"Can't reach the room yet; trying again ({f.detail})", small,
-                                  th.ACCENT)
+                y += 6 + paint.wrapped(x, y + 6, inner, f"Can't reach the room yet; trying again ({f.detail})", small,
+                                       th.ACCENT, cut_words=True)
             y += 10
-            ui._button((x, y, min(120, inner), th.BUTTON_H), "Cancel", it.Cancel(), hit_id="room:cancel-card")
+            paint.button((x, y, min(120, inner), th.BUTTON_H), "Cancel", it.Cancel(), hit_id="room:cancel-card")
             y += th.BUTTON_H
     return y + pad - top
 
 
-def _text_field(ui: Interface, p: EnteringText, rect: pygame.Rect) -> int:
+def _text_field(paint: Painter, p: EnteringText, rect: pygame.Rect) -> int:
     """The text field of ``p`` with its caret; the keyboard is the field's while it is on screen."""
-    if ui._measuring:
+    if paint.measuring:
         return rect.height
-    ui.editing = True
-    ui._note(rect, "text-field")
-    pygame.draw.rect(ui.surface, th.PANEL, rect, border_radius=6)
-    pygame.draw.rect(ui.surface, th.FOCUS, rect, width=2, border_radius=6)
+    paint.editing = True
+    paint.note(rect, "text-field")
+    pygame.draw.rect(paint.surface, th.PANEL, rect, border_radius=6)
+    pygame.draw.rect(paint.surface, th.FOCUS, rect, width=2, border_radius=6)
     f = th.font(FIELD_FONT)
     room = rect.width - 20
     text, caret = p.text, max(0, min(p.caret, len(p.text)))
@@ -268,30 +239,31 @@ def _text_field(ui: Interface, p: EnteringText, rect: pygame.Rect) -> int:
     img = th.text(f, shown, th.TEXT) if shown else None
     ty = rect.y + (rect.height - f.get_linesize()) // 2
     if img is not None:
-        ui.surface.blit(img, (rect.x + 10, ty))
+        paint.surface.blit(img, (rect.x + 10, ty))
     elif not text:
         hint = "checkers3d://HOST:PORT/ROOM" if isinstance(p, EnteringLink) else "this computer"
-        ui.surface.blit(th.text(f, hint, th.TEXT_DISABLED), (rect.x + 10, ty))
+        paint.surface.blit(th.text(f, hint, th.TEXT_DISABLED), (rect.x + 10, ty))
     cx = rect.x + 10 + f.size(text[start:caret])[0]
-    pygame.draw.line(ui.surface, th.ACCENT, (cx, ty + 1), (cx, ty + f.get_linesize() - 2), 2)
+    pygame.draw.line(paint.surface, th.ACCENT, (cx, ty + 1), (cx, ty + f.get_linesize() - 2), 2)
     return rect.height
 
 
 # --- the game panel ----------------------------------------------------------------------------------
 
-def players(ui: Interface, c: Controller, play: InGame, x: int, y: int, w: int) -> int:
+@section("players")
+def players(paint: Painter, c: Controller, play: InGame, x: int, y: int, w: int) -> int:
     """A friend's game: both players' connections (one line when it fits), and "Continue vs computer"
     once the friend is gone; returns the height used (0 in other games)."""
     human = play.mode.human
     if not play.mode.vs_friend or human is None:
         return 0
     top = y
-    f = c.friend
+    f = c.friend_play.friend
     small = th.small_font()
     ours = {"connected": ("connected", th.GREEN), "connecting": ("connecting…", th.ACCENT),
             "reconnecting": ("reconnecting…", th.ACCENT), "gave_up": ("connection lost", th.DANGER)}
     mine = ours[f.connection] if f is not None else ("not connected", th.DANGER)
-    away = c.friend_away_s()
+    away = c.friend_play.friend_away_s(c.phase)
     if f is None or f.connection != "connected":
         theirs = ("unknown", th.MUTED)
     elif away is not None:
@@ -305,30 +277,18 @@ def players(ui: Interface, c: Controller, play: InGame, x: int, y: int, w: int) 
     cx = x
     for (color, who, (state, colour)), width in zip(people, widths, strict=True):
         fill, edge = th.PIECE_COLOURS[color.label]
-        pygame.draw.circle(ui.surface, fill, (cx + 6, y + line // 2), 6)
-        pygame.draw.circle(ui.surface, edge, (cx + 6, y + line // 2), 6, width=1)
-        ui._label(cx + 18, y, who, small, th.MUTED)
-        ui._label(cx + 18 + small.size(who)[0], y, state, small, colour)
+        pygame.draw.circle(paint.surface, fill, (cx + 6, y + line // 2), 6)
+        pygame.draw.circle(paint.surface, edge, (cx + 6, y + line // 2), 6, width=1)
+        paint.label(cx + 18, y, who, small, th.MUTED)
+        paint.label(cx + 18 + small.size(who)[0], y, state, small, colour)
         if one_line:
             cx += max(width + 24, w // 2)
         else:
             y += line + 4
     y += line + 4 if one_line else 0
-    if c.can_continue_vs_computer():
+    if c.friend_play.can_continue_vs_computer(c.phase):
         y += 4
-        ui._button((x, y, w, th.BUTTON_H), "Continue vs computer", it.ContinueVsComputer(), style="primary",
+        paint.button((x, y, w, th.BUTTON_H), "Continue vs computer", it.ContinueVsComputer(), style="primary",
                    hit_id="friend:continue")
         y += th.BUTTON_H
     return y - top
-
-
-def game_buttons(c: Controller, play: InGame) -> list[tuple[str, it.Intent, dict]]:
-    """The game panel's buttons in a friend's game: no undo, and a rematch instead of a new game."""
-    g = play.game
-    can_rematch = (isinstance(c.turn_phase, GameOver) and c.friend is not None and c.friend.is_connected
-                   and not c.rematch_asked)
-    rematch = "Rematch asked" if c.rematch_asked else "Rematch (swap sides)"
-    return [("Resign", it.Resign(), {"enabled": not g.is_over and c.friend_connection == "connected"}),
-            (rematch, it.Rematch(), {"enabled": can_rematch, "hit_id": "btn:rematch"}),
-            ("Change mode", it.ChangeMode(), {}),
-            ("Flip board", it.FlipBoard(), {})]

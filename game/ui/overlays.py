@@ -8,81 +8,81 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from game import intents as it
-from game.phases import HelpPage, InGame, Reviewing
-from game.settings import View
+from game.files.settings import View
+from game.play import intents as it
+from game.play.phases import HelpPage, InGame, Reviewing
 
 from . import theme as th
 
 if TYPE_CHECKING:
-    from game.controller import Controller
-    from game.ui.panel import Interface
+    from game.play.machine import Controller
+    from game.ui.paint import Item, Painter
 
 VIEW_TITLES = {View.ANGLED: "Angled", View.TOP: "Top-down"}
 
 
-def view_buttons(ui: Interface, c: Controller) -> None:
+def view_buttons(paint: Painter, c: Controller) -> None:
     """The view buttons, top right of the board."""
-    b = ui.layout.board
-    vw = 92 if not ui.layout.stacked_bars else 84
+    b = paint.layout.board
+    vw = 92 if not paint.layout.stacked_bars else 84
     vx = b.right - 14 - 2 * vw - th.GAP
     for i, (view, label) in enumerate(VIEW_TITLES.items()):
-        ui._button((vx + i * (vw + th.GAP), b.y + 12, vw, 32), label, it.SetView(view),
+        paint.button((vx + i * (vw + th.GAP), b.y + 12, vw, 32), label, it.SetView(view),
                      active=c.view == view, hit_id=f"view:{view}", font=th.small_font())
 
 
-def status_area(ui: Interface) -> pygame.Rect:
+def status_area(paint: Painter) -> pygame.Rect:
     """Where the status line goes: top left, or under the view buttons on a narrow board."""
-    b = ui.layout.board
-    if ui.layout.stacked_bars:
+    b = paint.layout.board
+    if paint.layout.stacked_bars:
         return pygame.Rect(b.x + 14, b.y + 12 + 32 + 8, b.width - 28, 0)
     vw = 92
     vx = b.right - 14 - 2 * vw - th.GAP
     return pygame.Rect(b.x + 14, b.y + 10, vx - th.GAP * 2 - b.x - 14, 0)
 
 
-def board_overlays(ui: Interface, c: Controller, play: InGame | None) -> None:
+def board_overlays(paint: Painter, c: Controller, play: InGame | None) -> None:
     """The status line and the view buttons above the board; below it, in a game (``play``), the
     buttons and the draw countdown; over it the result."""
-    b = ui.layout.board
-    view_buttons(ui, c)
-    status(ui, c, status_area(ui))
+    b = paint.layout.board
+    view_buttons(paint, c)
+    status(paint, c, status_area(paint))
     if play is None:
         return
     # below the board: Deselect (not in a review nor once the game is over: nothing is selected there),
     # Accept draw, the draw countdown
-    items: list[tuple[str, it.Intent, dict]] = []
+    items: list[Item] = []
     if not isinstance(play, Reviewing) and not play.game.is_over:
-        items.append(("Deselect", it.Deselect(), {"enabled": c.selected is not None, "hit_id": "btn:deselect"}))
-    if c.offer_pending_for_player():
+        items.append(("Deselect", it.Deselect(), {"enabled": c.hand.selected is not None, "hit_id": "btn:deselect"}))
+    if c.offers.pending_for_player(c.turn_phase):
         items.append(("Accept draw", it.AcceptDraw(), {"style": "primary", "hit_id": "btn:accept-board"}))
     left = c.moves_until_draw()
     countdown = f"Draw in {left} {'move' if left == 1 else 'moves'} each" if left is not None and left <= 5 else None
-    ui.countdown = countdown
+    paint.countdown = countdown
     f = th.body_font()
     widths = [f.size(label)[0] + 28 for label, _, _ in items] + ([f.size(countdown)[0] + 28] if countdown else [])
     rows = _centred_rows(widths, b.width - 28)
     y = b.bottom - 12 - th.BUTTON_H - (len(rows) - 1) * (th.BUTTON_H + th.GAP)
-    ui.over_view |= y < ui.layout.view.bottom
+    paint.over_view |= y < paint.layout.view.bottom
     i = 0
     for row in rows:
         x = b.centerx - (sum(row) + th.GAP * (len(row) - 1)) // 2
         for bw in row:
             if i < len(items):
                 label, intent, opts = items[i]
-                ui._button((x, y, bw, th.BUTTON_H), label, intent, **opts)
+                paint.button((x, y, bw, th.BUTTON_H), label, intent, **opts)
             else:
                 assert countdown is not None
                 rect = pygame.Rect(x, y, bw, th.BUTTON_H)
-                ui._pill(rect, (120, 60, 20, 220))
+                paint.pill(rect, (120, 60, 20, 220))
                 img = th.text(f, countdown, th.TEXT)
-                ui.surface.blit(img, img.get_rect(center=rect.center))
-                ui._note(rect, "countdown")
+                paint.surface.blit(img, img.get_rect(center=rect.center))
+                paint.note(rect, "countdown")
             x += bw + th.GAP
             i += 1
         y += th.BUTTON_H + th.GAP
     if play.game.is_over and not isinstance(play, Reviewing):
-        _result_card(ui, c)
+        _result_card(paint, c)
 
 
 def _centred_rows(widths: list[int], w: int) -> list[list[int]]:
@@ -95,69 +95,69 @@ def _centred_rows(widths: list[int], w: int) -> list[list[int]]:
     return rows
 
 
-def status(ui: Interface, c: Controller, at: pygame.Rect) -> None:
+def status(paint: Painter, c: Controller, at: pygame.Rect) -> None:
     """The status line and the notice under it, in a pill at ``at``'s top left no wider than
     ``at``; long text wraps (over the 3D view when the bar is full)."""
     status = c.status()
     if c.waiting_for_opponent:
-        status = status.rstrip("…") + "." * (1 + int(ui._now * 3) % 3)
+        status = status.rstrip("…") + "." * (1 + int(paint.now * 3) % 3)
     bold = th.font(17, bold=True)
     inner = at.width - 28
     if inner < 40:
         return
-    lines = [(line, bold, th.TEXT) for line in ui._lines(bold, status, inner)]
+    lines = [(line, bold, th.TEXT) for line in paint.lines(bold, status, inner)]
     rule = c.notice_rule  # the notice says why a move is refused: pressing it opens that rule
     if c.notice:
-        lines += [(line, th.body_font(), th.ACCENT) for line in ui._lines(th.body_font(), c.notice, inner)]
+        lines += [(line, th.body_font(), th.ACCENT) for line in paint.lines(th.body_font(), c.notice, inner)]
         if rule is not None:
             lines.append(("Press here to read the rule ›", th.small_font(), th.FOCUS))
     width = min(at.width, max(f.size(t)[0] for t, f, _ in lines) + 28)
     height = sum(f.get_linesize() for _, f, _ in lines) + 16 + 4 * (len(lines) - 1)
     rect = pygame.Rect(at.x, at.y, width, height)
-    ui.over_view |= rect.bottom > ui.layout.view.y
-    hovered = rule is not None and ui._hover == "notice:rule"
-    ui._pill(rect, (34, 40, 52, 225) if hovered else th.OVERLAY)
+    paint.over_view |= rect.bottom > paint.layout.view.y
+    hovered = rule is not None and paint.hover == "notice:rule"
+    paint.pill(rect, (34, 40, 52, 225) if hovered else th.OVERLAY)
     if rule is not None:  # the notice's lines, pressable
         top = rect.y + 8 + sum(f.get_linesize() + 4 for _, f, colour in lines if f is bold)
         notice = pygame.Rect(rect.x, top - 4, rect.width, rect.bottom - top + 4)
-        if ui.focus == "notice:rule":
-            pygame.draw.rect(ui.surface, th.FOCUS, notice, width=2, border_radius=th.RADIUS)
-        ui.add_hit(notice, it.OpenHelp(HelpPage.RULES, rule), "notice:rule")
+        if paint.focus == "notice:rule":
+            pygame.draw.rect(paint.surface, th.FOCUS, notice, width=2, border_radius=th.RADIUS)
+        paint.add_hit(notice, it.OpenHelp(HelpPage.RULES, rule), "notice:rule")
     ty = rect.y + 8
     for t, f, colour in lines:
-        ui._label(rect.x + 14, ty, t, f, colour)
+        paint.label(rect.x + 14, ty, t, f, colour)
         ty += f.get_linesize() + 4
 
 
-def _result_card(ui: Interface, c: Controller) -> None:
-    ui.over_view = True
-    b = ui.layout.board
+def _result_card(paint: Painter, c: Controller) -> None:
+    paint.over_view = True
+    b = paint.layout.board
     head, _, reason = c.status().partition(": ")
     big = th.font(30, bold=True)
     w = max(440 if c.vs_friend else 320, big.size(head)[0] + 60, th.body_font().size(reason)[0] + 60)
     rect = pygame.Rect(0, 0, min(w, b.width - 40), 150)
     rect.center = (b.centerx, b.centery)
-    ui._pill(rect, (20, 24, 31, 230))
-    pygame.draw.rect(ui.surface, th.ACCENT, rect, width=2, border_radius=th.RADIUS)
+    paint.pill(rect, (20, 24, 31, 230))
+    pygame.draw.rect(paint.surface, th.ACCENT, rect, width=2, border_radius=th.RADIUS)
     y = rect.y + 16
     img = th.text(big, head, th.ACCENT)
-    ui.surface.blit(img, img.get_rect(midtop=(rect.centerx, y)))
+    paint.surface.blit(img, img.get_rect(midtop=(rect.centerx, y)))
     y += img.get_height() + 6
     img = th.text(th.body_font(), reason[:1].upper() + reason[1:], th.TEXT)
-    ui.surface.blit(img, img.get_rect(midtop=(rect.centerx, y)))
+    paint.surface.blit(img, img.get_rect(midtop=(rect.centerx, y)))
     bw = 140
     bx = rect.centerx - bw - th.GAP // 2
     if c.vs_friend:  # the friend's room: its next game, sides swapped, when both ask
         bw = min(190, (rect.width - 24 - th.GAP) // 2)
         bx = rect.centerx - bw - th.GAP // 2
-        enabled = c.friend is not None and c.friend.is_connected and not c.rematch_asked
-        label = "Rematch asked" if c.rematch_asked else "Rematch (swap sides)"
+        enabled = c.friend_play.friend is not None and c.friend_play.friend.is_connected and not c.friend_play.rematch_asked
+        label = "Rematch asked" if c.friend_play.rematch_asked else "Rematch (swap sides)"
         if th.small_font().size(label)[0] > bw - 12:
             label = label.split(" (")[0]
-        ui._button((bx, rect.bottom - 16 - th.BUTTON_H, bw, th.BUTTON_H), label, it.Rematch(),
+        paint.button((bx, rect.bottom - 16 - th.BUTTON_H, bw, th.BUTTON_H), label, it.Rematch(),
                      style="primary", enabled=enabled, hit_id="card:rematch")
     else:
-        ui._button((bx, rect.bottom - 16 - th.BUTTON_H, bw, th.BUTTON_H), "Play again", it.PlayAgain(),
+        paint.button((bx, rect.bottom - 16 - th.BUTTON_H, bw, th.BUTTON_H), "Play again", it.PlayAgain(),
                      style="primary", hit_id="card:again")
-    ui._button((bx + bw + th.GAP, rect.bottom - 16 - th.BUTTON_H, bw, th.BUTTON_H), "Change mode",
+    paint.button((bx + bw + th.GAP, rect.bottom - 16 - th.BUTTON_H, bw, th.BUTTON_H), "Change mode",
                  it.ChangeMode(), hit_id="card:mode")

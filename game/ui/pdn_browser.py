@@ -5,49 +5,47 @@ from __future__ import annotations
 
 import os
 import re
-from functools import partial
 from typing import TYPE_CHECKING
 
 import pygame
 
 from engine import Color
-from game import intents as it
-from game.files import games_dir
-from game.phases import Browsing
+from game.files.pdn import games_dir
+from game.play import intents as it
+from game.play.phases import Browsing
 
 from . import theme as th
-from .column import Section
-from .study import LEAVING
+from .common import LEAVING
+from .paint import Columns, Item, Painter, part, screen, section
 
 if TYPE_CHECKING:
     from engine.pdn import PdnGame
-    from game.controller import Controller
-
-    from .panel import Interface
+    from game.play.machine import Controller
 
 PAGE = 30  # games listed at once
 ROW_H = 42  # a file or a game: two lines
 
 
-def sections(ui: Interface, c: Controller, browsing: Browsing) -> tuple[list[Section], list[list[Section]]]:
-    head = [Section("title", partial(_title, ui, browsing))]
+@screen(Browsing)
+def browser_screen(paint: Painter, c: Controller, browsing: Browsing, loading: str | None) -> Columns:
+    head = [part("browser-title", paint, browsing), part("leave?", paint, c, "Keep that game")]
     if browsing.listing is None:
         folder = str(games_dir())
         saved_elsewhere = any(os.path.dirname(p) == folder for p in browsing.recent)
         empty = "No other PDN files here" if saved_elsewhere else "No games saved here yet"
-        body = [Section("recent", partial(_files, ui, "Recent files", None, browsing.recent, "recent",
-                                          "No files opened yet")),
-                Section("folder", partial(_files, ui, "Your games folder", folder, browsing.folder, "folder", empty)),
-                Section("how", partial(_how, ui, c))]
+        body = [part("files-list", paint, "Recent files", None, browsing.recent, "recent", "No files opened yet"),
+                part("files-list", paint, "Your games folder", folder, browsing.folder, "folder", empty),
+                part("how", paint, c)]
     else:
-        body = [Section("games", partial(_games, ui, browsing))]
-    body.append(Section("close", partial(_close, ui, browsing)))
+        body = [part("listed-games", paint, browsing)]
+    body.append(part("browser-close", paint, browsing))
     return head, [body]
 
 
-def _title(ui: Interface, browsing: Browsing, x, y, w) -> int:
+@section("browser-title")
+def _title(paint: Painter, browsing: Browsing, x, y, w) -> int:
     top = y
-    y += ui._label(x, y, "Open a game", th.font(20, bold=True)) + 2
+    y += paint.label(x, y, "Open a game", th.font(20, bold=True)) + 2
     listing = browsing.listing
     if listing is None:
         text = "Choose a PDN file"
@@ -59,26 +57,24 @@ def _title(ui: Interface, browsing: Browsing, x, y, w) -> int:
         n = len(listing.games)
         text = f"{listing.path.name}: {n} game{'s' if n != 1 else ''}" + (
             f" (the first {n}; the file has more)" if listing.more else "") + " · choose one"
-    y += ui._wrapped(x, y, w, text, th.small_font(), th.DANGER if listing is not None and listing.error else th.MUTED)
+    y += paint.wrapped(x, y, w, text, th.small_font(), th.DANGER if listing is not None and listing.error else th.MUTED)
     return y - top
 
 
-def _row(ui: Interface, rect: pygame.Rect, lines: list[tuple[str, pygame.font.Font, tuple]], intent, hit_id: str) -> None:
+def _row(paint: Painter, rect: pygame.Rect, lines: list[tuple[str, pygame.font.Font, tuple]], intent: it.Intent,
+         hit_id: str) -> None:
     """A pressable row of one or two lines of text, left-aligned (a file, a game)."""
-    hovered = ui._hover == hit_id
-    pygame.draw.rect(ui.surface, th.BUTTON_HOVER if hovered else th.CARD, rect, border_radius=6)
-    if ui.focus == hit_id:
-        pygame.draw.rect(ui.surface, th.FOCUS, rect.inflate(4, 4), width=2, border_radius=8)
+    hovered = paint.hover == hit_id
+    pygame.draw.rect(paint.surface, th.BUTTON_HOVER if hovered else th.CARD, rect, border_radius=6)
+    if paint.focus == hit_id:
+        pygame.draw.rect(paint.surface, th.FOCUS, rect.inflate(4, 4), width=2, border_radius=8)
     ty = rect.y + 4
     for text, f, colour in lines:
         img = th.text(f, _fit(f, text, rect.width - 16), colour)
-        ui.surface.blit(img, (rect.x + 8, ty))
+        paint.surface.blit(img, (rect.x + 8, ty))
         ty += f.get_linesize() + 1
-    if not ui._measuring:
-        from .panel import Hit
-
-        ui.hits.append(Hit(rect, intent, hit_id, True, ui._clip, ui._in_views))
-    ui._note(rect, hit_id, lines[0][0])
+    paint.add_hit(rect, intent, hit_id)
+    paint.note(rect, hit_id, lines[0][0])
 
 
 def _path_lines(f: pygame.font.Font, path: str, w: int) -> list[str]:
@@ -87,11 +83,11 @@ def _path_lines(f: pygame.font.Font, path: str, w: int) -> list[str]:
     if home not in ("~", os.sep) and path.startswith(home + os.sep):
         path = "~" + path[len(home):]
     lines, line = [], ""
-    for part in re.split(f"(?<={re.escape(os.sep)})", path):
-        if line and f.size(line + part)[0] > w:
+    for piece in re.split(f"(?<={re.escape(os.sep)})", path):
+        if line and f.size(line + piece)[0] > w:
             lines.append(_fit(f, line, w))
             line = ""
-        line += part
+        line += piece
     return lines + [_fit(f, line, w)] if line else lines
 
 
@@ -104,23 +100,24 @@ def _fit(f: pygame.font.Font, text: str, w: int) -> str:
     return text + "…"
 
 
-def _files(ui: Interface, heading: str, where: str | None, paths: tuple[str, ...], kind: str, empty: str,
+@section("files-list")
+def _files(paint: Painter, heading: str, where: str | None, paths: tuple[str, ...], kind: str, empty: str,
            x, y, w) -> int:
     top = y
-    y += ui._heading(x, y, heading)
+    y += paint.heading(x, y, heading)
     if where:
         for line in _path_lines(th.small_font(), where, w):
-            y += ui._label(x, y, line, th.small_font(), th.MUTED) + 2
+            y += paint.label(x, y, line, th.small_font(), th.MUTED) + 2
         y += 4
     if not paths:
-        return y + ui._label(x, y, empty, th.small_font(), th.MUTED) - top
+        return y + paint.label(x, y, empty, th.small_font(), th.MUTED) - top
     for i, path in enumerate(paths):
         folder, name = os.path.split(path)
         try:
             size = f"{os.path.getsize(path) / 1024:.0f} KB"
         except OSError:
             size = "?"
-        _row(ui, pygame.Rect(x, y, w, ROW_H), [(name, th.body_font(), th.TEXT),
+        _row(paint, pygame.Rect(x, y, w, ROW_H), [(name, th.body_font(), th.TEXT),
                                                 (f"{size} · {folder}" if kind == "recent" else size, th.small_font(),
                                                  th.MUTED)],
              it.OpenFile(path), f"file:{kind}:{i}")
@@ -128,12 +125,13 @@ def _files(ui: Interface, heading: str, where: str | None, paths: tuple[str, ...
     return y - 4 - top
 
 
-def _how(ui: Interface, c: Controller, x, y, w) -> int:
+@section("how")
+def _how(paint: Painter, c: Controller, x, y, w) -> int:
     top = y
-    y += ui._wrapped(x, y, w, "Or drop a PDN file on the window, or paste PDN or a FEN with Ctrl+V.",
+    y += paint.wrapped(x, y, w, "Or drop a PDN file on the window, or paste PDN or a FEN with Ctrl+V.",
                      th.small_font(), th.MUTED)
     if c.leaving_counts():
-        y += 4 + ui._wrapped(x, y, w, LEAVING, th.small_font(), th.ACCENT)
+        y += 4 + paint.wrapped(x, y, w, LEAVING, th.small_font(), th.ACCENT)
     return y - top
 
 
@@ -149,7 +147,8 @@ def game_line(game: PdnGame) -> tuple[str, str]:
     return f"{game.index}. {first} – {second}", " · ".join(details)
 
 
-def _games(ui: Interface, browsing: Browsing, x, y, w) -> int:
+@section("listed-games")
+def _games(paint: Painter, browsing: Browsing, x, y, w) -> int:
     listing = browsing.listing
     assert listing is not None
     top = y
@@ -158,25 +157,26 @@ def _games(ui: Interface, browsing: Browsing, x, y, w) -> int:
     page = min(browsing.page, pages - 1)
     for i in range(page * PAGE, min(len(games), (page + 1) * PAGE)):
         players, details = game_line(games[i])
-        _row(ui, pygame.Rect(x, y, w, ROW_H), [(players, th.body_font(), th.TEXT), (details, th.small_font(), th.MUTED)],
+        _row(paint, pygame.Rect(x, y, w, ROW_H), [(players, th.body_font(), th.TEXT), (details, th.small_font(), th.MUTED)],
              it.OpenListedGame(i), f"game:{i}")
         y += ROW_H + 4
     if pages > 1:
         y += 4
         first, last = page * PAGE + 1, min(len(games), (page + 1) * PAGE)
-        ui._label(x, y + 8, f"{first}–{last} of {len(games)}", th.small_font(), th.MUTED)
+        paint.label(x, y + 8, f"{first}–{last} of {len(games)}", th.small_font(), th.MUTED)
         bw = 90
-        ui._button((x + w - 2 * bw - th.GAP, y, bw, 30), "◀ Previous", it.BrowserPage(-1), enabled=page > 0,
+        paint.button((x + w - 2 * bw - th.GAP, y, bw, 30), "◀ Previous", it.BrowserPage(-1), enabled=page > 0,
                    hit_id="browser:previous", font=th.small_font())
-        ui._button((x + w - bw, y, bw, 30), "Next ▶", it.BrowserPage(1), enabled=page < pages - 1,
+        paint.button((x + w - bw, y, bw, 30), "Next ▶", it.BrowserPage(1), enabled=page < pages - 1,
                    hit_id="browser:next", font=th.small_font())
         y += 30 + 4
     return y - 4 - top
 
 
-def _close(ui: Interface, browsing: Browsing, x, y, w) -> int:
-    items: list[tuple[str, it.Intent, dict]] = []
+@section("browser-close")
+def _close(paint: Painter, browsing: Browsing, x, y, w) -> int:
+    items: list[Item] = []
     if browsing.listing is not None:
         items.append(("Other files", it.OpenBrowser(), {"hit_id": "browser:files"}))
     items.append(("Close", it.CloseBrowser(), {"hit_id": "browser:close"}))
-    return ui._flow(x, y, w, items, h=th.BUTTON_H, f=th.small_font(), pad=14)
+    return paint.flow(x, y, w, items, h=th.BUTTON_H, f=th.small_font(), pad=14)

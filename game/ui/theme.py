@@ -18,6 +18,7 @@ MUTED = (150, 160, 172)
 BUTTON = (52, 61, 75)
 BUTTON_HOVER = (66, 78, 96)
 BUTTON_DISABLED = (40, 46, 56)
+MARK_COLOURS = {"?": (236, 160, 60), "??": (226, 84, 70)}  # a mistake, a blunder (the game report)
 TEXT_DISABLED = (98, 106, 118)
 ACCENT = (226, 181, 74)  # gold, as the selection ring on the board
 ACCENT_TEXT = (33, 28, 18)

@@ -61,7 +61,7 @@ def open_app(display, tmp_path, monkeypatch):
     opened = []
 
     def open_(size: tuple[int, int], until=lambda app: app.is_ready, **options):
-        from game.app import App
+        from game.window.app import App
 
         app = App(size, **options)
         opened.append(app)

@@ -19,10 +19,10 @@ def close_to(a, b) -> bool:
 
 
 def test_the_view_already_chosen_brings_back_its_camera_after_a_turn_or_zoom(open_app):
-    from game import input as inp
-    from game import intents as it
+    from game.files.settings import View
+    from game.play import intents as it
     from game.render import Camera, camera_at
-    from game.settings import View
+    from game.window import input as inp
 
     app = open_app((800, 600), until=lambda app: True)
     app.step()
@@ -62,9 +62,10 @@ def test_closing_puts_the_window_away_before_saving_and_stopping_the_computer(op
 def test_a_saved_game_opens_on_the_game_screen_from_the_first_frame(open_app, tmp_path):
     from engine import AMERICAN
     from engine.game import Game
-    from game.controller import Controller
-    from game.phases import HumanToMove, Level, Mode, Screen
-    from game.storage import Storage
+    from game.files.storage import Storage
+    from game.modes import Level, Mode
+    from game.play.machine import Controller
+    from game.play.phases import HumanToMove, Screen
 
     saved = Controller(storage=Storage(tmp_path))
     game = Game(AMERICAN)
@@ -90,12 +91,12 @@ def test_a_saved_game_opens_on_the_game_screen_from_the_first_frame(open_app, tm
 
 MODE_SCREEN = """
 import sys, time
-from game.app import App
-from game.phases import Screen
+from game.window.app import App
+from game.play.phases import Screen
 
 app = App((1000, 700))
 deadline = time.monotonic() + 300
-while not (app.is_ready and app.renderer is not None and app.controller.rooms is not None):
+while not (app.is_ready and app.renderer is not None and app.controller.friend_play.rooms is not None):
     assert time.monotonic() < deadline, "the engine never became ready"
     app.step()
 for _ in range(30):

@@ -7,7 +7,7 @@ import json
 
 
 def test_the_memory_benchmark_measures_the_game_and_its_worker_at_every_moment(display, monkeypatch, capsys):
-    from game.bench import bench_memory
+    from game.window.bench import bench_memory
 
     monkeypatch.setenv("DISPLAY", display)
     monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")

@@ -13,10 +13,11 @@ import pytest
 from engine import worker
 from engine.game import Reason
 from engine.worker import EngineClient
-from game import intents as it
-from game.controller import Controller
-from game.phases import AwaitingDrawAnswer, HumanToMove, Level, OpponentFailed, OpponentToMove
-from game.worker_opponent import WorkerOpponent
+from game.computer.worker_opponent import WorkerOpponent
+from game.modes import Level
+from game.play import intents as it
+from game.play.machine import Controller
+from game.play.phases import AwaitingDrawAnswer, HumanToMove, OpponentFailed, OpponentToMove
 
 
 def run_until(c: Controller, done, timeout: float = 180.0) -> None:
@@ -45,6 +46,7 @@ def test_computer_replies_and_undo_mid_search(opponent):
     assert c.game.moves[1] in c.game.positions[1].legal_moves()
 
     c.handle(it.StartGame(Level.HARD))
+    c.handle(it.ConfirmLeave())  # the Easy game left counts as lost
     c.handle(it.PlayMoveFromList(c.legal_moves()[0]))
     assert isinstance(c.phase, OpponentToMove)
     c.handle(it.Undo())

@@ -20,7 +20,7 @@ def _pixels(app) -> np.ndarray:
 
 
 def test_still_frames_draw_nothing_and_partial_frames_match_a_full_redraw(open_app):
-    from game import intents as ctl
+    from game.play import intents as ctl
 
     app = open_app((1000, 700), until=lambda app: app.is_ready and app.renderer is not None)
     app.dispatch(ctl.StartGame(None))
@@ -52,7 +52,7 @@ def test_a_window_opens_after_an_offscreen_picture_in_the_same_process(display, 
     process gets its own GL context (a current EGL context makes that fail and Xlib end the process)."""
     out = tmp_path / "board.png"
     code = (f"from game.render.offscreen import screenshot; screenshot({str(out)!r}, (64, 48)); "
-            "from game.app import App; app = App((320, 240)); app.close(); print('window opened')")
+            "from game.window.app import App; app = App((320, 240)); app.close(); print('window opened')")
     env = dict(os.environ, DISPLAY=display, CHECKERS3D_DATA_DIR=str(tmp_path),
                CHECKERS3D_GAMES_DIR=str(tmp_path / "games"), SDL_AUDIODRIVER="dummy")
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
@@ -62,7 +62,7 @@ def test_a_window_opens_after_an_offscreen_picture_in_the_same_process(display, 
 
 def test_a_game_keeps_only_its_rules_boards_and_the_others_come_back_alike(open_app):
     from engine import AMERICAN, INTERNATIONAL
-    from game import intents as it
+    from game.play import intents as it
     from game.render import textures
 
     app = open_app((1000, 700), until=lambda app: app.is_ready and app.renderer is not None)

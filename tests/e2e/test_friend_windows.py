@@ -24,11 +24,12 @@ import pytest
 
 from engine import AMERICAN, Color, parse_square
 from engine.game import Game
-from game.controller import Controller
+from game.modes import Mode, Room
 from game.online.client import RoomClient
 from game.online.protocol import Joined
 from game.online.server import EmbeddedServer
-from game.phases import ChoosingMode, HumanToMove, Mode, Room
+from game.play.machine import Controller
+from game.play.phases import ChoosingMode, HumanToMove
 from game.render import Camera, Viewport, project
 from game.render.geometry import PIECE_HEIGHT, square_center
 from game.ui import Interface, compute_layout
@@ -299,15 +300,15 @@ def test_a_window_opened_with_a_link_goes_straight_into_the_room(open_app):
             app = open_app(SIZE, until=lambda app: app.controller.vs_friend, link=joined.link)
             c = app.controller
             assert c.mode.human is Color.BLACK and c.variant.name == "international"
-            assert c.second_side_near() and c.status() == "Your friend's move (White)…"
+            assert c.hand.second_side_near(c.variant, c.mode) and c.status() == "Your friend's move (White)…"
             assert c.mode.room.link == joined.link
         finally:
             host.close()
 
 
 def test_a_link_given_at_launch_over_a_game_in_progress_asks_before_leaving_it(open_app, tmp_path):
-    from game.intents import Cancel, ConfirmNewGame, JoinRoom
-    from game.storage import Storage
+    from game.files.storage import Storage
+    from game.play.intents import Cancel, ConfirmLeave, JoinRoom
 
     game = Game(AMERICAN)
     for text in ("11-15", "23-19"):  # the player (Black) has moved: leaving the game counts as a loss
@@ -319,17 +320,17 @@ def test_a_link_given_at_launch_over_a_game_in_progress_asks_before_leaving_it(o
         try:
             host.create("american")
             joined = wait_for(lambda: next((e for e in host.poll() if isinstance(e, Joined)), None), 30, "the room")
-            asked = lambda app: isinstance(app.controller.phase, ChoosingMode) and app.controller.phase.asking  # noqa: E731
+            asked = lambda app: app.controller.asking is not None  # noqa: E731
             app = open_app(SIZE, until=asked, link=joined.link)
             c = app.controller
-            assert c.phase.asking == JoinRoom(joined.link) and c.phase.left.game.moves == game.moves
+            assert c.asking.then == JoinRoom(joined.link) and c.asking.leaving.game.moves == game.moves
             app.ui.render(c, 0.0)
             assert "btn:Yes, new game" in {h.id for h in app.ui.hits}, "the question is on the mode screen"
             app.dispatch(Cancel())
-            assert isinstance(c.phase, ChoosingMode) and c.phase.asking is None and not c.game.is_over, "kept"
+            assert isinstance(c.phase, ChoosingMode) and not c.game.is_over, "kept"
             assert Storage(tmp_path).results() == {}
             app.dispatch(JoinRoom(joined.link))  # as the link would have, once more
-            app.dispatch(ConfirmNewGame())
+            app.dispatch(ConfirmLeave())
             deadline = time.monotonic() + 30
             while not c.vs_friend:
                 assert time.monotonic() < deadline, "the friend's game never began"

@@ -13,7 +13,8 @@ import numpy as np
 from engine import AMERICAN, Color, Position, parse_square
 from engine.game import Game
 from game.help.model import board_fen
-from game.phases import HelpPage, Mode, ReadingHelp, Screen
+from game.modes import Mode
+from game.play.phases import HelpPage, ReadingHelp, Screen
 from game.render import Camera, Viewport, project
 from game.render.geometry import PIECE_HEIGHT, square_center
 from game.ui import theme as th

@@ -12,7 +12,7 @@ import pygame
 from engine import AMERICAN
 from engine.game import Game
 from engine.pdn import PdnGame, read_text
-from game.phases import Browsing, GameOver, HumanToMove, Reviewing
+from game.play.phases import Browsing, GameOver, HumanToMove, Reviewing
 
 BLUNDER = "10-14 21-17 14x21 24-20 11-15 22-18 15x22 25x18 9-14 18x9 5x14"  # 2. 21-17? gives a man away
 
@@ -63,7 +63,7 @@ def test_a_dropped_pdn_file_is_reviewed_and_analysed(open_app, tmp_path):
 
     post(pygame.DROPFILE, file=str(path))
     until(app, lambda: isinstance(c.phase, Reviewing), "the dropped file to open")
-    assert c.game.moves == game.moves and c.shown_ply() == 0 and c.source.tags["White"] == "Careless"
+    assert c.game.moves == game.moves and c.shown_ply() == 0 and c.files.source.tags["White"] == "Careless"
 
     key(pygame.K_END)
     run(app, 0.2)
@@ -80,18 +80,21 @@ def test_a_dropped_pdn_file_is_reviewed_and_analysed(open_app, tmp_path):
     assert c.shown_ply() == 0
 
     press(app, "btn:analyze")
-    until(app, lambda: c.study is not None and c.study.line is not None and c.study.line.depth >= 4, "the analysis")
+    studies = c.studies
+    until(app, lambda: studies.study is not None and studies.study.line is not None and studies.study.line.depth >= 4,
+          "the analysis")
     assert app.ui.layout.side > 0, "the evaluation bar stands beside the board"
     run(app, 0.2)
-    assert app._state.best_move == c.study.line.best and app._state.best_move in game.positions[0].legal_moves()
+    assert app._state.best_move == c.studies.study.line.best and app._state.best_move in game.positions[0].legal_moves()
     key(pygame.K_PAGEDOWN)
-    until(app, lambda: c.study.line is not None and c.study.position == game.positions[1], "the analysis to follow")
+    until(app, lambda: studies.study.line is not None and studies.study.position == game.positions[1],
+          "the analysis to follow")
     press(app, "btn:analyze")
-    assert c.study is None and not c.analysis_on
+    assert c.studies.study is None and not c.studies.analysis_on
 
     press(app, "btn:analyze-game")
-    until(app, lambda: not c.report_running, "the game report")
-    report = c.current_report()
+    until(app, lambda: not c.studies.report_running, "the game report")
+    report = c.studies.current_report(c.game)
     mark = report.marks().get(1) if report is not None else None
     assert mark in ("?", "??"), report  # a man for a little play: the evaluation sees half a man to a man lost
     run(app, 0.3)

@@ -73,7 +73,7 @@ def _random_input(rng: random.Random, app) -> int:
 def _check(controller, checked: int) -> int:
     """Every move played since the last check is legal where it was played, and a game screen always
     has its game and mode; returns how many moves are checked."""
-    from game.phases import InGame, Screen
+    from game.play.phases import InGame, Screen
 
     if controller.screen is Screen.GAME:  # a game, or the browser over one
         assert isinstance(controller.in_game, InGame) and controller.game is not None and controller.mode is not None
@@ -85,8 +85,8 @@ def _check(controller, checked: int) -> int:
     for i in range(checked, len(moves)):
         assert moves[i] in positions[i].legal_moves(), f"illegal move {moves[i]} in {positions[i].fen()}"
         assert positions[i].play(moves[i]) == positions[i + 1]
-    if controller.selected is not None:
-        assert controller.is_own_piece(controller.selected)
+    if controller.hand.selected is not None:
+        assert controller.hand.is_own_piece(controller.game.position, controller.hand.selected)
     return len(moves)
 
 

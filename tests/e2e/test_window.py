@@ -18,11 +18,12 @@ import time
 from pathlib import Path
 
 import pytest
+from processes import children_of
 
 from engine import AMERICAN, parse_square
 from engine.game import Game
-from game.controller import Controller
-from game.phases import Mode
+from game.modes import Mode
+from game.play.machine import Controller
 from game.render import Camera, Viewport, project
 from game.render.geometry import PIECE_HEIGHT, square_center
 from game.ui import Interface, compute_layout
@@ -123,18 +124,6 @@ class Player:
         vp = Viewport(view.x, view.y, view.width, view.height, frame_height=SIZE[1])
         x, z = square_center(v, parse_square(v, name))
         return project(Camera.preset("angled"), v.size, vp, (x, PIECE_HEIGHT if piece else 0.0, z))
-
-
-def children_of(pid: int) -> list[int]:
-    out = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == pid:
-            out.append(int(stat.parent.name))
-    return out
 
 
 @pytest.fixture

@@ -14,6 +14,7 @@ import os
 import random
 import subprocess
 import sys
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -316,10 +317,94 @@ def test_a_bigger_build_extends_a_smaller_one(small, tmp_path):
     assert (tmp_path / "american.dist").read_bytes() == (small / "american.dist").read_bytes()
 
 
-def test_a_second_builder_is_refused(tmp_path):
-    with egdb._locked(tmp_path / "american.lock"):
-        with pytest.raises(egdb.BuildBusyError):
-            egdb.build(AMERICAN, 2, tmp_path)
+def test_a_second_builder_in_a_folder_is_refused_whatever_it_builds(tmp_path):
+    with egdb._locked(egdb._lock_path(tmp_path)):
+        for variant in (AMERICAN, INTERNATIONAL):
+            with pytest.raises(egdb.BuildBusyError):
+                egdb.build(variant, 2, tmp_path)
+    egdb.build(INTERNATIONAL, 2, tmp_path)  # the lock was let go
+    assert egdb.read_info(INTERNATIONAL, tmp_path)["pieces"] == 2
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` still runs (a zombie, ended but not yet reaped, does not)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False
+
+
+def _wait_gone(pid: int, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while _alive(pid):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def _background_build(folder: Path) -> subprocess.Popen:
+    env = dict(os.environ, **{egdb.CACHE_ENV: str(folder.parent)})
+    return subprocess.Popen([sys.executable, "-m", "engine", "egdb", "build", "--background", "--dir", str(folder)],
+                            cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_one_background_build_at_a_time_in_a_folder(tmp_path):
+    """A second game's build (both rule sets' tables missing) leaves the folder to the first, which
+    is building American: it neither waits for it nor builds International meanwhile."""
+    folder = tmp_path / "egdb"
+    first = _background_build(folder)
+    try:
+        assert first.stdout is not None and "american 5 pieces: pair 1/" in first.stdout.readline()
+        second = _background_build(folder)
+        out, _ = second.communicate(timeout=30)
+        assert second.returncode == 0 and "another process is building" in out, out
+        assert "international" not in out and not list(folder.glob("international*"))
+        assert _alive(first.pid)
+    finally:
+        first.kill()
+        first.wait(10)
+
+
+# the background build's main loop, its building replaced by a call that holds the interpreter lock
+# for minutes (as a kernel that holds it would): the parent's end must end it all the same
+_BUILD_HOLDING_THE_LOCK = """
+import sys
+from engine import egdb
+def build(*args, **kwargs):
+    print("building", flush=True)
+    sum(range(10 ** 11))
+egdb.build = egdb._build_locked = build  # (build: what it called before it took the folder's lock)
+egdb.build_in_background(sys.argv[1])
+"""
+_PARENT = """
+import subprocess, sys, time
+from engine.lifeline import parent_env
+build = subprocess.Popen([sys.executable, "-c", sys.argv[1], sys.argv[2]], env=parent_env(), stdout=subprocess.PIPE,
+                         text=True)
+assert build.stdout.readline().strip() == "building"
+print(build.pid, flush=True)
+time.sleep(600)
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_background_build_ends_with_its_parent_however_busy(tmp_path):
+    parent = subprocess.Popen([sys.executable, "-c", _PARENT, _BUILD_HOLDING_THE_LOCK, str(tmp_path)], cwd=ROOT,
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert parent.stdout is not None
+        build = int(parent.stdout.readline())
+        assert _alive(build)
+        parent.kill()  # SIGKILL: nothing of the parent's runs any more
+        parent.wait(10)
+        assert _wait_gone(build, 3.0), "the build outlived its parent"
+    finally:
+        if parent.poll() is None:
+            parent.kill()
+        if "build" in locals() and _alive(build):
+            os.kill(build, 9)
 
 
 def test_tables_for_other_rules_or_formats_are_not_used(small, tmp_path):

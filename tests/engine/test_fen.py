@@ -106,7 +106,7 @@ def test_round_trip_on_random_positions(variant):
     (AMERICAN, "W:W21-32", "TURN"),
     (AMERICAN, "W:W21-32:B1-12:B13", "TURN"),
     (AMERICAN, "W:W21-32:X1-12", "must start with W or B"),
-    (AMERICAN, "W:W21-32:W1-12", "two piece lists"),
+    (AMERICAN, "W:W21-32:W1-12", "lists the white pieces twice"),
     (AMERICAN, "W:W21-32:B1-21", "square 21"),  # a square taken twice
     (AMERICAN, "W:W0:B1", "'0'"),
     (AMERICAN, "W:W33:B1", "'33'"),

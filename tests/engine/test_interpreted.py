@@ -93,6 +93,6 @@ def test_interpreting_comes_before_the_first_kernel():
 def test_the_windows_imports_of_the_search_load_no_numba():
     """The game's window imports engine.search (its analysis asks for ``Limits``), and with it the
     search kernel's module and the endgame tables' kernels: interpreted, none of them imports numba."""
-    code = ("import engine.search, engine.egdb, engine.worker, game.analysis\n"
+    code = ("import engine.search, engine.egdb, engine.worker, game.computer.analysis\n"
             "print(sorted(m for m in ('numba', 'llvmlite') if m in sys.modules))\n")
     assert interpreted(code).strip() == "[]"

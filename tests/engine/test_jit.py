@@ -64,7 +64,7 @@ def test_the_marker_not_numbas_index_says_what_is_compiled(tmp_path):
     numba_files = [p for p in tmp_path.rglob("*") if p.suffix in (".nbi", ".nbc")]
     assert numba_files, "numba wrote no cache files"
     assert run("import engine; print(engine.kernels_cached())", NUMBA_CACHE_DIR=str(tmp_path)) == "False"
-    run("from game.loader import warm_up_kernels; warm_up_kernels()", NUMBA_CACHE_DIR=str(tmp_path))
+    run("from game.window.loader import warm_up_kernels; warm_up_kernels()", NUMBA_CACHE_DIR=str(tmp_path))
     assert run("import engine; print(engine.kernels_cached(), engine.kernels_cached(search=True))",
                NUMBA_CACHE_DIR=str(tmp_path)) == "True False"
     for marker in tmp_path.rglob("compiled-*"):
@@ -74,7 +74,7 @@ def test_the_marker_not_numbas_index_says_what_is_compiled(tmp_path):
 
 def test_the_cache_setting_moves_the_compiled_kernels(tmp_path):
     code = ("import os; os.environ.pop('NUMBA_CACHE_DIR')\n"
-            "from game.loader import warm_up_kernels; warm_up_kernels()\n"
+            "from game.window.loader import warm_up_kernels; warm_up_kernels()\n"
             "import engine; print(engine.kernels_cached())\n")
     assert run(code, CHECKERS3D_CACHE_DIR=str(tmp_path / "cache")) == "True"
     (folder,) = (tmp_path / "cache" / "numba").iterdir()  # one folder: these sources, this numba

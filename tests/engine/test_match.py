@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -14,7 +15,7 @@ import pytest
 from engine import AMERICAN, INTERNATIONAL
 from engine._eval import default_weights
 from engine.game import Game
-from engine.match import Player, _resigning, elo, elo_with_margin, run_match
+from engine.match import Player, _resigning, elo, elo_with_margin, extended_opening, match_openings, run_match
 from engine.openings import AMERICAN_BALLOTS, INTERNATIONAL_OPENINGS, openings_for
 from engine.sprt import Sprt
 
@@ -235,3 +236,22 @@ def test_sprt_command_line():
     bad = subprocess.run([sys.executable, "-m", "engine", "match", "--sprt", "10,0"], cwd=ROOT, capture_output=True,
                          text=True, timeout=120)
     assert bad.returncode != 0 and "elo0 < elo1" in bad.stderr
+
+
+def test_a_match_longer_than_its_opening_set_plays_new_openings():
+    # the second time round each opening gets a seeded random move, the third time two: players
+    # without randomness (fixed depth or nodes) would otherwise play the very same games again
+    book = openings_for(AMERICAN)
+    openings = match_openings(AMERICAN, 2 * len(book) + 3, seed=2)
+    assert sorted(openings[:len(book)]) == sorted(book)
+    assert len(set(openings)) == len(openings)
+    for i, opening in enumerate(openings):
+        assert len(opening.split()) == 3 + i // len(book)
+        assert " ".join(opening.split()[:3]) in book
+        game = Game(AMERICAN)
+        for text in opening.split():
+            game.play(text)
+        assert not game.is_over
+    assert openings == match_openings(AMERICAN, 2 * len(book) + 3, seed=2)
+    assert extended_opening(AMERICAN, book[0], 2, random.Random(5)) == extended_opening(AMERICAN, book[0], 2,
+                                                                                      random.Random(5))

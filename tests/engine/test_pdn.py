@@ -160,7 +160,7 @@ def test_real_games_are_read_as_an_independent_replay_reads_them(name):
             assert stop is not None and game.plies == stop
             assert isinstance(game.error, PdnMoveError)
             assert (game.error.number, game.error.text) == expected == (expected[0], texts[stop])
-            assert f"game {game.index} " in str(game.error) and repr(texts[stop]) in str(game.error)
+            assert f"game {game.index}, line " in str(game.error) and repr(texts[stop]) in str(game.error)
         else:
             assert stop is None, f"the reference stops game {game.index} at {texts[stop]!r}"
             assert game.plies == len(texts)
@@ -339,7 +339,7 @@ def test_move_numbers_name_the_move_in_an_error():
                       '[GameType "20"]\n[FEN "B:W31-50:B1-20"]\n1... 19-23 2. 32-28 23x32 3. 37x28 99-1 *')
     assert [(g.error.number, g.error.text, g.plies) for g in games] == [  # type: ignore[union-attr]
         ("4.", "11-16", 6), ("5...", "99-1", 9), ("3...", "99-1", 4)]
-    assert "'11-16' is not a legal move here (black to move; legal: 15x22)" in str(games[0].error)
+    assert "'11-16' is not a legal move here (Black to move; legal: 15x22)" in str(games[0].error)
 
 
 def test_without_gametype_the_squares_decide():
@@ -370,7 +370,8 @@ def test_bad_input_file_reports_each_game_and_reads_on():
         (12, "PdnMoveError", 1, "american"), (13, None, 2, "american")]
     messages = [str(g.error) for g in games]
     for quoted in ("'11-16'", "it could be 10x17x26 or 10x19x26", "'xyz' after '23-19'", "/FEN",
-                   "variation opened at line 22 is not closed", "comment opened at line 26 is not closed",
+                   "line 22: a variation opened here with '(' is not closed",
+                   "line 26: a comment opened here with '{' is not closed",
                    "'[GameType]' has no value", "Frisian draughts", "8x8 board", "'W:W31-51:B1-20'",
                    "'33' is not a square of the American Checkers board"):
         assert any(quoted in m for m in messages), quoted
@@ -441,7 +442,7 @@ def test_huge_input_stays_within_the_limits(tmp_path, monkeypatch):
     assert [g.plies for g in games[1:4]] == [2, 2, 2]
     assert all(len(g.moves[-1].comments[0]) <= 1000 for g in games[1:4])
     after_comment = games[4]
-    assert after_comment.plies == 1 and "comment opened at line" in str(after_comment.error)
+    assert after_comment.plies == 1 and "a comment opened here with '{' is not closed" in str(after_comment.error)
     assert games[5].tags == {"Event": "after"} and games[5].plies == 1 and games[5].error is None
     assert "longer than 50,000 characters" in str(games[6].error)
     assert all(sum(len(k) + len(v) for k, v in g.tags.items()) <= 51_000 for g in games[6:])
@@ -599,7 +600,7 @@ def test_cli_text_lines_and_exit_status(capsys):
     run = engine_here(capsys, "pdn", str(DATA / "bad-input.pdn"))
     lines = run.stdout.splitlines()
     assert run.returncode == 1 and len(lines) == 13
-    assert "#1: american" in lines[0] and "6 plies" in lines[0] and "error: game 1 (line 3), move 4. '11-16'" in lines[0]
+    assert "#1: american" in lines[0] and "6 plies" in lines[0] and "error: game 1, line 5, move 4. '11-16'" in lines[0]
     assert "error" not in lines[12]
     run = engine_here(capsys, "pdn", str(DATA / "international-kurnik.pdn"))
     assert run.returncode == 0 and len(run.stdout.splitlines()) == 4
@@ -613,7 +614,7 @@ def test_cli_export_writes_the_games_read_normalised(tmp_path, capsys):
     written = read_text(out.read_text(encoding="utf-8"))
     read = [g for path in sources for g in read_file(path) if g.start is not None]
     assert [[m.move for m in g.moves] for g in written] == [[m.move for m in g.moves] for g in read]
-    assert written[2].moves[-1].comments[-1].startswith("not read further: game 3 (line 43), move 35. '36x16'")
+    assert written[2].moves[-1].comments[-1].startswith("not read further: game 3, line 57, move 35. '36x16'")
     again = tmp_path / "again.pdn"
     assert engine_here(capsys, "pdn", str(out), "--export", str(again)).returncode == 0  # the cut games end there now
     assert " ".join(again.read_text(encoding="utf-8").split()).count("{not read further: game") == 2

@@ -8,15 +8,15 @@ from support import ScriptedOpponent
 
 from engine import AMERICAN, Position
 from engine.game import Game
-from game.controller import Controller
-from game.phases import Level, Mode
-from game.storage import Storage
+from game.files.storage import Storage
+from game.modes import Level, Mode
+from game.play.machine import Controller
 
 
 @pytest.fixture(autouse=True)
 def games_folder(tmp_path, monkeypatch):
     """Saved games go to a temporary folder, never the user's documents."""
-    from game.files import ENV_GAMES_DIR
+    from game.files.pdn import ENV_GAMES_DIR
 
     folder = tmp_path / "Documents" / "Checkers 3D"
     monkeypatch.setenv(ENV_GAMES_DIR, str(folder))

@@ -12,13 +12,14 @@ from engine import AMERICAN, Color
 from engine.game import Game
 from engine.pdn import PdnGame, read_text
 from engine.worker import EngineClient
-from game import intents as it
-from game.analysis import WorkerAnalyst, men_ahead, score_words, winning_chance
-from game.controller import Controller
-from game.engine_link import EngineLink
-from game.phases import HumanToMove, Level, OpponentToMove
-from game.report import GameReport, annotate
-from game.worker_opponent import WorkerOpponent
+from game.computer.analysis import WorkerAnalyst, men_ahead, score_words, winning_chance
+from game.computer.engine_link import EngineLink
+from game.computer.report import GameReport, annotate
+from game.computer.worker_opponent import WorkerOpponent
+from game.modes import Level
+from game.play import intents as it
+from game.play.machine import Controller
+from game.play.phases import HumanToMove, OpponentToMove
 
 TIMEOUT = 300.0
 BLUNDER_GAME = "10-14 21-17 14x21 24-20 11-15 22-18 15x22 25x18"  # 2. 21-17? gives White's man away
@@ -57,55 +58,56 @@ def open_game(c: Controller, moves: str) -> None:
 def test_the_analysis_follows_the_position_shown_and_stops_when_turned_off(c):
     open_game(c, BLUNDER_GAME)
     c.handle(it.ToggleAnalysis())
-    assert c.study is not None and c.study.running and c.study.position == c.game.positions[0]
-    run_until(c, lambda: c.study.line is not None and c.study.line.depth >= 4)
-    line = c.study.line
+    assert c.studies.study is not None and c.studies.study.running and c.studies.study.position == c.game.positions[0]
+    run_until(c, lambda: c.studies.study.line is not None and c.studies.study.line.depth >= 4)
+    line = c.studies.study.line
     assert line.best in c.game.positions[0].legal_moves() and c.game.positions[0].parse_move(line.pv[0]) == line.best
     c.handle(it.ReviewTo(3))  # the analysis follows the review
-    assert c.study.position == c.game.positions[3] and c.study.line is None
-    run_until(c, lambda: c.study.line is not None and c.study.line.depth >= 3)
-    assert c.study.line.best in c.game.positions[3].legal_moves()
-    assert c.study.line.score < -50  # White to move, a man down
+    assert c.studies.study.position == c.game.positions[3] and c.studies.study.line is None
+    run_until(c, lambda: c.studies.study.line is not None and c.studies.study.line.depth >= 3)
+    assert c.studies.study.line.best in c.game.positions[3].legal_moves()
+    assert c.studies.study.line.score < -50  # White to move, a man down
     c.handle(it.ToggleAnalysis())
-    assert c.study is None
+    assert c.studies.study is None
     end = time.monotonic() + 1.0
     while time.monotonic() < end:  # nothing more comes
         c.update()
-        assert c.study is None
+        assert c.studies.study is None
         time.sleep(0.02)
 
 
 def test_a_hint_shows_the_best_move_and_the_computer_then_plays_in_full(c):
     c.handle(it.StartGame(Level.EASY))
-    assert c.can_hint()
+    assert c.studies.can_hint(c.phase)
     c.handle(it.Hint())
-    run_until(c, lambda: c.study is not None and not c.study.running)
-    hint = c.study.line.best
-    assert c.study.kind == "hint" and hint in c.legal_moves()
+    run_until(c, lambda: c.studies.study is not None and not c.studies.study.running)
+    hint = c.studies.study.line.best
+    assert c.studies.study.kind == "hint" and hint in c.legal_moves()
     c.handle(it.PlayMoveFromList(hint))
-    assert c.study is None and isinstance(c.phase, OpponentToMove)  # the hint went with its position
+    assert c.studies.study is None and isinstance(c.phase, OpponentToMove)  # the hint went with its position
     run_until(c, lambda: isinstance(c.phase, HumanToMove))
     assert len(c.game.moves) == 2
 
 
 def test_analysis_waits_while_the_computer_thinks(c):
     c.handle(it.StartGame(Level.MEDIUM, play_second=True))  # the computer opens
-    c.handle(it.ToggleAnalysis())
-    assert c.analysis_on and c.study.key is None and "computer thinks" in c.study.note
     run_until(c, lambda: isinstance(c.phase, HumanToMove))
-    assert c.study.key is None and "Hint" in c.study.note  # live, against the computer: a hint instead
-    c.handle(it.ReviewTo(0))
-    assert c.study.running and c.study.position == c.game.positions[0]
+    c.handle(it.ReviewTo(0))  # a look back at the start, where the analysis is offered
+    c.handle(it.ToggleAnalysis())
+    assert c.studies.analysis_on and c.studies.study.running and c.studies.study.position == c.game.positions[0]
     c.handle(it.ReviewTo(None))  # back to the game: the analysis stops before the computer could think
-    assert c.study.key is None
+    assert c.studies.study.key is None and "Hint" in c.studies.study.note  # live, against the computer: a hint instead
+    c.handle(it.PlayMoveFromList(c.legal_moves()[0]))
+    assert isinstance(c.phase, OpponentToMove) and c.studies.study.key is None
+    assert "computer thinks" in c.studies.study.note
 
 
 def test_the_game_report_marks_a_planted_blunder_and_goes_into_the_pdn(c):
     open_game(c, BLUNDER_GAME)
     c.handle(it.AnalyzeGame())
-    assert c.report_running
-    run_until(c, lambda: not c.report_running)
-    report = c.current_report()
+    assert c.studies.report_running
+    run_until(c, lambda: not c.studies.report_running)
+    report = c.studies.current_report(c.game)
     assert report is not None and len(report.scores) == len(c.game.moves) + 1
     marks = report.marks()
     # 21-17, White's first move, gives a man for a little play: half a man to a man lost as the
@@ -143,7 +145,7 @@ def test_scores_in_a_players_words():
 
 def test_endgame_table_results_in_a_players_words():
     from engine import search
-    from game import analysis
+    from game.computer import analysis
 
     assert (analysis.MATE, analysis.MATE_BOUND, analysis.EGDB_BOUND) == (search.MATE, search.MATE_BOUND,
                                                                          search.EGDB_BOUND)
@@ -164,3 +166,44 @@ def test_annotations_survive_a_round_trip():
     assert again.moves[1].mark == "??" and again.moves[1].comments[0].startswith("[%eval -1.20]")
     assert again.moves[0].comments == ("[%eval 0.00]",)
 
+
+
+class ScriptedAnalyst:
+    """The analyst for tests that need no search: records what it is asked; answers when told."""
+
+    def __init__(self):
+        self.asked: list[Game] = []
+        self.answers: list = []
+
+    def analyze(self, game, seconds=None):
+        self.asked.append(game)
+
+    def analyze_game(self, game):
+        self.asked.append(game)
+
+    def stop(self):
+        self.asked.clear()
+
+    def poll(self):
+        out, self.answers = self.answers, []
+        return out
+
+
+def test_analyze_is_not_offered_in_a_game_against_the_computer_and_says_why():
+    from support import ScriptedOpponent
+
+    from game.computer.analysis import Line, LineFound
+
+    analyst = ScriptedAnalyst()
+    c = Controller(opponent=ScriptedOpponent(), analyst=analyst)
+    c.handle(it.StartGame(Level.EASY))
+    c.handle(it.Hint())
+    position = c.game.position
+    best = position.legal_moves()[0]
+    analyst.answers.append(LineFound(Line(11, 20, (position.move_text(best),), best), final=True))
+    c.update()
+    assert c.studies.study is not None and c.studies.study.kind == "hint" and c.studies.study.line.depth == 11
+    assert not c.studies.can_analyze(c.phase), "Analyze is greyed in a game against the computer going on"
+    c.handle(it.ToggleAnalysis())
+    assert not c.studies.analysis_on, "not turned on"
+    assert c.notice is not None and "Hint" in c.notice, "pressed, it says why"

@@ -56,15 +56,15 @@ builtins.__import__ = watching
 
 import pygame
 pygame.font.init()
-import game.app, game.bench, game.cli, game.loader
-from game import intents as it
-from game.controller import Controller
-from game.phases import Level
+import game.window.app, game.window.bench, game.cli, game.window.loader
+from game.play import intents as it
+from game.play.machine import Controller
+from game.modes import Level
 from game.render.instances import marker_rows, piece_rows
 from game.render.state import RenderState
-from game.storage import Storage
+from game.files.storage import Storage
 from game.ui import Interface
-from game.worker_opponent import WorkerOpponent
+from game.computer.worker_opponent import WorkerOpponent
 
 c = Controller(storage=Storage(sys.argv[1]))
 c.handle(it.StartGame(None))

@@ -10,14 +10,15 @@ from support import position, sq
 
 from engine import AMERICAN, INTERNATIONAL, Color, Position
 from engine.game import Game, Reason
-from game.controller import Controller
-from game.hand import WHEN_YOU_CAN_CAPTURE
-from game.intents import (
+from game.files.settings import Notation, View
+from game.modes import Level, Mode
+from game.play.hand import WHEN_YOU_CAN_CAPTURE
+from game.play.intents import (
     AcceptDraw,
     Cancel,
     ChangeMode,
     ChooseRules,
-    ConfirmNewGame,
+    ConfirmLeave,
     ConfirmResign,
     ContinueSaved,
     CursorMove,
@@ -39,28 +40,26 @@ from game.intents import (
     ToggleSetting,
     Undo,
 )
-from game.phases import (
+from game.play.machine import Controller
+from game.play.phases import (
     AwaitingDrawAnswer,
     ChoosingMode,
-    ConfirmingNewGame,
+    ConfirmingLeave,
     ConfirmingResign,
     GameOver,
     HumanToMove,
     InGame,
-    Level,
-    Mode,
     OpponentFailed,
     OpponentToMove,
     Resuming,
     Screen,
 )
-from game.settings import Notation, View
-from game.status_text import MUST_CAPTURE
+from game.play.status_text import MUST_CAPTURE
 
 
-def press(c: Controller, *names: str) -> None:
-    for name in names:
-        c.handle(SquarePressed(sq(name, c.variant)))
+def press(c: Controller, *names: str) -> list[str]:
+    """Press the squares ``names`` in turn; the sounds the window is asked to play."""
+    return [sound for name in names for sound in c.handle(SquarePressed(sq(name, c.variant))).sounds]
 
 
 def names(c: Controller, squares) -> set[str]:
@@ -77,65 +76,65 @@ def played(c: Controller) -> list[str]:
 def test_press_a_piece_selects_it_with_green_dots_and_a_dot_moves_it(make):
     c = make()
     press(c, "c3")
-    assert c.selected == sq("c3")
-    assert names(c, c.targets()) == {"b4", "d4"}
-    press(c, "d4")
+    assert c.hand.selected == sq("c3")
+    assert names(c, c.hand.targets(c.legal_moves())) == {"b4", "d4"}
+    sounds = press(c, "d4")
     assert played(c) == ["c3-d4"]
-    assert c.selected is None and "move" in c.events
+    assert c.hand.selected is None and "move" in sounds
 
 
 def test_pressing_another_piece_selects_it_instead(make):
     c = make()
     press(c, "c3", "e3")
-    assert c.selected == sq("e3")
-    assert names(c, c.targets()) == {"d4", "f4"}
+    assert c.hand.selected == sq("e3")
+    assert names(c, c.hand.targets(c.legal_moves())) == {"d4", "f4"}
 
 
 def test_pressing_the_selected_piece_again_deselects_it(make):
     c = make()
     press(c, "c3", "c3")
-    assert c.selected is None and not c.game.moves
+    assert c.hand.selected is None and not c.game.moves
 
 
 def test_press_outside_the_board_or_an_empty_square_deselects(make):
     c = make()
     press(c, "c3")
     c.handle(SquarePressed(None, outside=True))
-    assert c.selected is None
+    assert c.hand.selected is None
     press(c, "c3", "e5")
-    assert c.selected is None and not c.game.moves
+    assert c.hand.selected is None and not c.game.moves
 
 
 def test_a_piece_without_moves_is_not_selected_and_says_why(make):
     c = make()
-    press(c, "a1")
-    assert c.selected is None
+    sounds = press(c, "a1")
+    assert c.hand.selected is None
     assert c.notice == "That man can't move: men move only forward, and the square ahead of it is taken"
-    assert c.events == ["illegal"] and c.notice_rule == "men-move"
+    assert sounds == ["illegal"] and c.notice_rule == "men-move"
 
 
 def test_opponent_pieces_are_not_selected(make):
     c = make()
     press(c, "b6")
-    assert c.selected is None
+    assert c.hand.selected is None
 
 
 def test_compulsory_capture_rings_status_and_the_must_capture_notice(make):
     c = make(start=position("B", ["d4", "h6"], ["c3", "g1"]))
-    assert c.capturers() == {sq("c3")}
+    assert c.hand.capturers(c.legal_moves()) == {sq("c3")}
     assert MUST_CAPTURE in c.status()
     press(c, "g1")
-    assert c.selected is None and c.notice == WHEN_YOU_CAN_CAPTURE + ": the gold rings show which pieces can"
+    assert c.hand.selected is None and c.notice == WHEN_YOU_CAN_CAPTURE + ": the gold rings show which pieces can"
     assert c.notice_rule == "compulsory-capture"
     press(c, "c3")
-    assert names(c, c.targets()) == {"e5"}
-    press(c, "e5")
-    assert played(c) == ["c3xe5"] and "capture" in c.events
+    assert names(c, c.hand.targets(c.legal_moves())) == {"e5"}
+    sounds = press(c, "e5")
+    assert played(c) == ["c3xe5"] and "capture" in sounds
 
 
 def test_no_capture_no_rings(make):
     c = make()
-    assert c.capturers() == frozenset() and MUST_CAPTURE not in c.status()
+    assert c.hand.capturers(c.legal_moves()) == frozenset() and MUST_CAPTURE not in c.status()
 
 
 # --- multi-captures -------------------------------------------------------------------------------
@@ -146,11 +145,11 @@ FORK = dict(start=position("B", ["d4", "d6", "f6", "b6"], ["c3", "g1"]))  # c3xe
 def test_multi_capture_press_the_squares_in_order(make):
     c = make(**FORK)
     press(c, "c3")
-    assert names(c, c.targets()) == {"e5"}
-    assert names(c, c.final_rings()) == {"g7", "c7"}
+    assert names(c, c.hand.targets(c.legal_moves())) == {"e5"}
+    assert names(c, c.hand.final_rings(c.legal_moves())) == {"g7", "c7"}
     press(c, "e5")
     assert not c.game.moves, "two routes remain: nothing is played yet"
-    assert names(c, c.targets()) == {"g7", "c7"} and c.entered_path() == (sq("c3"), sq("e5"))
+    assert names(c, c.hand.targets(c.legal_moves())) == {"g7", "c7"} and c.hand.entered_path() == (sq("c3"), sq("e5"))
     press(c, "c7")
     assert played(c) == ["c3xc7"]
     assert c.last_move()[0].path == (sq("c3"), sq("e5"), sq("c7"))
@@ -172,7 +171,7 @@ def test_final_square_reached_by_two_routes_asks_for_the_squares_in_order(make):
     c = make(start=position("B", ["d4", "d6", "b4", "b6"], ["c3"]))  # c3-e5-c7 and c3-a5-c7
     press(c, "c3", "c7")
     assert not c.game.moves and "route" in c.notice
-    assert c.selected == sq("c3")
+    assert c.hand.selected == sq("c3")
     press(c, "a5")
     assert played(c) == ["c3xa5xc7"]
 
@@ -181,18 +180,18 @@ def test_deselect_and_esc_cancel_a_partly_entered_capture(make):
     c = make(**FORK)
     press(c, "c3", "e5")
     c.handle(Deselect())
-    assert c.selected is None and c.entered == ()
+    assert c.hand.selected is None and c.hand.entered == ()
     press(c, "c3", "e5")
     c.handle(Cancel())
-    assert c.selected == sq("c3") and c.entered == (), "Esc takes back the squares entered"
+    assert c.hand.selected == sq("c3") and c.hand.entered == (), "Esc takes back the squares entered"
     c.handle(Cancel())
-    assert c.selected is None
+    assert c.hand.selected is None
 
 
 def test_a_stray_press_keeps_a_partly_entered_capture(make):
     c = make(**FORK)
-    press(c, "c3", "e5", "a3")
-    assert c.entered == (sq("e5"),) and "illegal" in c.events
+    sounds = press(c, "c3", "e5", "a3")
+    assert c.hand.entered == (sq("e5"),) and "illegal" in sounds
 
 
 # --- circular captures ----------------------------------------------------------------------------
@@ -203,8 +202,8 @@ CIRCLE = dict(start=position("B", ["d4", "f4", "f2", "d2"], ["Kc3", "a1"]))  # t
 def test_pressing_the_selected_piece_plays_a_capture_that_returns_to_its_square(make):
     c = make(**CIRCLE)
     press(c, "c3")
-    assert c.selected == sq("c3")
-    assert sq("c3") in c.final_rings()
+    assert c.hand.selected == sq("c3")
+    assert sq("c3") in c.hand.final_rings(c.legal_moves())
     press(c, "c3")
     assert played(c) == ["c3xc3"]
     assert len(c.game.moves[0].captured) == 4
@@ -221,7 +220,7 @@ def test_circular_capture_deselected_by_a_press_outside_the_board(make):
     c = make(**CIRCLE)
     press(c, "c3")
     c.handle(SquarePressed(None, outside=True))
-    assert c.selected is None and not c.game.moves
+    assert c.hand.selected is None and not c.game.moves
 
 
 # --- other ways to play ---------------------------------------------------------------------------
@@ -229,9 +228,9 @@ def test_circular_capture_deselected_by_a_press_outside_the_board(make):
 def test_drag_and_drop_plays_and_a_bad_drop_keeps_the_selection(make):
     c = make()
     c.handle(DragStarted(sq("c3")))
-    assert c.dragging == sq("c3") and c.selected == sq("c3")
+    assert c.hand.dragging == sq("c3") and c.hand.selected == sq("c3")
     c.handle(PieceDropped(sq("c3"), sq("c5")))
-    assert not c.game.moves and c.dragging is None and c.selected == sq("c3")
+    assert not c.game.moves and c.hand.dragging is None and c.hand.selected == sq("c3")
     c.handle(DragStarted(sq("c3")))
     c.handle(PieceDropped(sq("c3"), sq("d4")))
     assert played(c) == ["c3-d4"]
@@ -260,38 +259,38 @@ def test_notation_setting_changes_the_move_text(make):
 
 def test_keyboard_cursor_moves_over_dark_squares_and_presses(make):
     c = make()
-    c.cursor = (2, 0)
+    c.hand.cursor = (2, 0)
     c.handle(CursorMove(1, 0))  # the first key only shows the cursor
-    assert c.cursor_visible and c.cursor_square() == sq("c1")
+    assert c.hand.cursor_visible and c.hand.cursor_square(c.variant) == sq("c1")
     c.handle(CursorMove(1, 0))
-    assert c.cursor_square() == sq("e1"), "right jumps to the next dark square"
+    assert c.hand.cursor_square(c.variant) == sq("e1"), "right jumps to the next dark square"
     c.handle(CursorMove(-1, 0))
     c.handle(CursorMove(0, 1))
     c.handle(CursorMove(0, 1))
-    assert c.cursor_square() == sq("c3"), "up zigzags and keeps to the column"
+    assert c.hand.cursor_square(c.variant) == sq("c3"), "up zigzags and keeps to the column"
     c.handle(CursorPress())
-    assert c.selected == sq("c3")
+    assert c.hand.selected == sq("c3")
     c.handle(CursorMove(0, 1))
-    assert c.cursor_square() in (sq("b4"), sq("d4"))
+    assert c.hand.cursor_square(c.variant) in (sq("b4"), sq("d4"))
     c.handle(CursorPress())
     assert len(c.game.moves) == 1
     for _ in range(20):
         c.handle(CursorMove(0, -1))
         c.handle(CursorMove(-1, 0))
-        assert c.cursor_square() is not None
-    assert c.cursor[1] == 0
+        assert c.hand.cursor_square(c.variant) is not None
+    assert c.hand.cursor[1] == 0
 
 
 def test_cursor_moves_with_the_screen_when_the_board_is_flipped(make):
     c = make()
-    c.cursor_visible = True
-    c.cursor = (2, 2)
+    c.hand.cursor_visible = True
+    c.hand.cursor = (2, 2)
     c.handle(FlipBoard())
-    assert c.second_side_near()
+    assert c.hand.second_side_near(c.variant, c.mode)
     c.handle(CursorMove(1, 0))
-    assert c.cursor == (0, 2), "right on the screen is left for the first player"
+    assert c.hand.cursor == (0, 2), "right on the screen is left for the first player"
     c.handle(CursorMove(0, 1))
-    assert c.cursor[1] == 1, "up on the screen is down for the first player"
+    assert c.hand.cursor[1] == 1, "up on the screen is down for the first player"
 
 
 # --- against the computer -------------------------------------------------------------------------
@@ -302,7 +301,7 @@ def test_computer_replies_without_blocking_and_undo_takes_back_both_moves(make, 
     assert isinstance(c.phase, OpponentToMove) and len(opponent.requests) == 1 and "thinking" in c.status()
     assert not c.is_human_turn()
     press(c, "b6")  # the player can't move for the computer
-    assert c.selected is None
+    assert c.hand.selected is None
     c.update()
     assert isinstance(c.phase, OpponentToMove), "no reply yet: still thinking, nothing waits"
     opponent.reply_first_legal()
@@ -319,11 +318,11 @@ def test_pressing_your_piece_on_the_computers_turn_says_to_wait(make, opponent):
     press(c, "b6")  # the computer's piece: nothing to say
     assert c.notice is None
     press(c, "e3")  # the player's own piece
-    assert c.selected is None and c.notice == "Wait: the computer is thinking"
+    assert c.hand.selected is None and c.notice == "Wait: the computer is thinking"
     opponent.reply_first_legal()
     c.update()
     press(c, "e3")
-    assert c.selected == sq("e3") and c.notice is None
+    assert c.hand.selected == sq("e3") and c.notice is None
 
 
 def test_undo_while_the_computer_thinks_cancels_the_search(make, opponent):
@@ -341,11 +340,11 @@ def test_undo_while_the_computer_thinks_cancels_the_search(make, opponent):
 def test_playing_second_the_computer_opens_and_undo_returns_to_your_turn(make, storage, opponent):
     c = Controller(opponent=opponent, storage=storage)
     c.handle(StartGame(Level.MEDIUM, play_second=True))
-    assert c.mode.human is Color.WHITE and isinstance(c.phase, OpponentToMove) and c.second_side_near()
-    assert not c.can_undo()
+    assert c.mode.human is Color.WHITE and isinstance(c.phase, OpponentToMove) and c.hand.second_side_near(c.variant, c.mode)
+    assert not c.offers.can_undo(c.in_game)
     opponent.reply_first_legal()
     c.update()
-    assert c.is_human_turn() and not c.can_undo(), "only the computer's move: nothing of yours to take back"
+    assert c.is_human_turn() and not c.offers.can_undo(c.in_game), "only the computer's move: nothing of yours to take back"
     c.handle(PlayMoveFromList(c.legal_moves()[0]))
     opponent.reply_first_legal()
     c.update()
@@ -376,13 +375,13 @@ def test_engine_getting_ready_is_shown(make, opponent):
 def test_hotseat_offer_goes_with_the_next_move_and_can_be_accepted(make):
     c = make()
     c.handle(OfferDraw())
-    assert c.offer_armed
+    assert c.offers.armed
     press(c, "c3", "d4")
-    assert c.game.pending_offer is Color.BLACK and c.offer_pending_for_player()
-    assert not c.offer_armed
-    c.handle(AcceptDraw())
+    assert c.game.pending_offer is Color.BLACK and c.offers.pending_for_player(c.turn_phase)
+    assert not c.offers.armed
+    out = c.handle(AcceptDraw())
     assert c.game.outcome.reason is Reason.AGREEMENT and c.status().startswith("Draw")
-    assert "end" in c.events
+    assert "end" in out.sounds
 
 
 def test_offer_toggle_can_be_withdrawn(make):
@@ -399,8 +398,8 @@ def test_a_declined_offer_cannot_be_repeated_until_a_man_moves_or_a_capture(make
     c.handle(OfferDraw())
     press(c, "a1", "b2")  # offer rides on a king move
     press(c, "h8", "g7")  # White declines by moving
-    c.handle(OfferDraw())
-    assert not c.offer_armed and "declined" in c.notice and "illegal" in c.events
+    out = c.handle(OfferDraw())
+    assert not c.offers.armed and "declined" in c.notice and out.sounds == ("illegal",)
 
 
 def test_undoing_the_move_cancels_its_offer(make):
@@ -408,7 +407,7 @@ def test_undoing_the_move_cancels_its_offer(make):
     c.handle(OfferDraw())
     press(c, "c3", "d4")
     c.handle(Undo())
-    assert c.game.pending_offer is None and not c.offer_pending_for_player()
+    assert c.game.pending_offer is None and not c.offers.pending_for_player(c.turn_phase)
 
 
 def test_computer_accepts_or_declines_the_players_offer(make, opponent, storage):
@@ -448,7 +447,7 @@ def test_computer_offer_shows_accept_draw(make, opponent):
     press(c, "c3", "d4")
     opponent.reply_first_legal(offer_draw=True)
     c.update()
-    assert c.offer_pending_for_player() and "offers a draw" in c.notice
+    assert c.offers.pending_for_player(c.turn_phase) and "offers a draw" in c.notice
     c.handle(AcceptDraw())
     assert c.game.outcome.winner is None
 
@@ -476,7 +475,7 @@ def test_resign_asks_first_then_the_computer_wins_and_it_is_recorded(make, stora
     assert c.game.outcome.reason is Reason.RESIGNATION and c.notice is None
     assert c.status() == "The computer wins: you resigned"
     assert storage.results()["american"]["hard"] == {"win": 0, "draw": 0, "loss": 1}
-    assert not c.can_undo()
+    assert not c.offers.can_undo(c.in_game)
 
 
 def test_results_say_who_resigned_and_a_draw_by_agreement_once(make, opponent):
@@ -509,7 +508,7 @@ def test_a_win_is_recorded_and_undoing_it_takes_it_back(opponent, storage):
     c = Controller(opponent=opponent, storage=storage)
     c.open_game(game, Mode(Level.MEDIUM, Color.BLACK))
     c.handle(PlayMoveFromList(game.position.parse_move("19x28")))
-    assert c.status() == "You win: White has no move left"
+    assert c.status() == "You win: White has no pieces left"  # the capture took the last one
     assert storage.results()["american"]["medium"]["win"] == 1
     c.handle(Undo())
     assert c.game.outcome is None and storage.results()["american"]["medium"]["win"] == 0
@@ -518,7 +517,7 @@ def test_a_win_is_recorded_and_undoing_it_takes_it_back(opponent, storage):
 def test_a_game_from_a_set_up_position_is_not_counted(make, storage):
     c = make(level="medium", start=position("B", ["d4"], ["c3"]))
     press(c, "c3", "e5")
-    assert c.status() == "You win: White has no move left"
+    assert c.status() == "You win: White has no pieces left"
     assert storage.results().get("american", {}).get("medium", {}).get("win", 0) == 0
 
 
@@ -542,7 +541,7 @@ def test_a_game_from_a_set_up_position_counts_neither_resigned_nor_abandoned(mak
     assert c.status() == "The computer wins: you resigned" and hard_losses() == 0, "resigned: not counted"
     c = moved()
     c.handle(PlayAgain())
-    assert not isinstance(c.phase, ConfirmingNewGame), "nothing to count: nothing to ask"
+    assert not isinstance(c.phase, ConfirmingLeave), "nothing to count: nothing to ask"
     assert c.game.moves == [] and c.game.start == Position.initial(AMERICAN) and hard_losses() == 0, "abandoned"
     c = moved()
     c.handle(ChangeMode())
@@ -557,7 +556,7 @@ def test_a_game_from_a_set_up_position_counts_neither_resigned_nor_abandoned(mak
         c = make(level="hard")
         press(c, "c3", "d4")
         c.handle(leave)
-        c.handle(ConfirmResign() if isinstance(leave, Resign) else ConfirmNewGame())
+        c.handle(ConfirmResign() if isinstance(leave, Resign) else ConfirmLeave())
     assert hard_losses() == 2
 
 
@@ -565,14 +564,14 @@ def test_play_again_and_change_mode(make, storage, opponent):
     c = make(level="medium")
     press(c, "c3", "d4")
     c.handle(PlayAgain())
-    c.handle(ConfirmNewGame())
+    c.handle(ConfirmLeave())
     assert opponent.cancels == 1 and c.game.moves == [] and c.mode.level is Level.MEDIUM and c.screen is Screen.GAME
     press(c, "c3", "d4")
     c.handle(ChangeMode())
     assert c.screen is Screen.MODE and not isinstance(c.phase, OpponentToMove) and opponent.cancels == 2
     c.handle(ChooseRules("international"))
     c.handle(StartGame(None))
-    c.handle(ConfirmNewGame())
+    c.handle(ConfirmLeave())
     assert c.game.variant is INTERNATIONAL and not c.mode.vs_computer
     assert c.is_human_turn() and c.game.turn is Color.WHITE
 
@@ -582,11 +581,11 @@ def test_play_again_in_a_computer_game_asks_first_and_counts_as_a_loss(make, sto
     press(c, "c3", "d4")
     game = c.game
     c.handle(PlayAgain())
-    assert isinstance(c.phase, ConfirmingNewGame) and c.game is game, "asked first; nothing thrown away yet"
+    assert isinstance(c.phase, ConfirmingLeave) and c.game is game, "asked first; nothing thrown away yet"
     c.handle(Cancel())
     assert c.game is game and isinstance(c.phase, OpponentToMove), "kept"
     c.handle(PlayAgain())
-    c.handle(ConfirmNewGame())
+    c.handle(ConfirmLeave())
     assert c.game is not game and c.game.moves == [] and c.mode.level is Level.HARD
     assert storage.results()["american"]["hard"] == {"win": 0, "draw": 0, "loss": 1}
 
@@ -599,14 +598,14 @@ def test_a_new_game_from_the_mode_screen_asks_before_abandoning_a_computer_game(
     c.handle(ChangeMode())
     game = c.game
     c.handle(StartGame(Level.MEDIUM))
-    assert isinstance(c.phase, ChoosingMode) and c.phase.asking == StartGame(Level.MEDIUM) and c.game is game
+    assert isinstance(c.phase, ConfirmingLeave) and c.asking.then == StartGame(Level.MEDIUM) and c.game is game
     c.handle(Cancel())
-    assert c.phase == ChoosingMode(left=c.phase.left) and c.phase.asking is None
+    assert isinstance(c.phase, ChoosingMode)
     c.handle(ContinueSaved())
     assert c.game is game and c.is_human_turn(), "the game goes on"
     c.handle(ChangeMode())
     c.handle(StartGame(Level.MEDIUM))
-    c.handle(ConfirmNewGame())
+    c.handle(ConfirmLeave())
     assert c.game is not game and c.mode.level is Level.MEDIUM
     assert storage.results()["american"]["easy"]["loss"] == 1 and "medium" not in storage.results()["american"]
 
@@ -619,7 +618,7 @@ def test_no_question_where_nothing_is_abandoned(make, storage, opponent):
     opponent.reply_first_legal()
     c.update()
     c.handle(PlayAgain())
-    assert not isinstance(c.phase, ConfirmingNewGame)
+    assert not isinstance(c.phase, ConfirmingLeave)
     c = make()  # two players
     press(c, "c3", "d4")
     c.handle(PlayAgain())
@@ -815,3 +814,13 @@ def test_a_game_restored_before_the_computer_is_ready_asks_it_once_it_is(make, s
     launch.handle(Resign())  # a question meanwhile stays
     launch.attach_opponent(opponent)
     assert len(opponent.requests) == 1 and isinstance(launch.phase, ConfirmingResign)
+
+
+def test_the_result_says_no_pieces_left_or_no_move_left_as_it_happened(make):
+    c = make(start=position("B", ["d4"], ["c3"]))
+    press(c, "c3", "e5")  # the last white piece captured
+    assert c.status() == "Black wins: White has no pieces left"
+    c = make(start=position("B", ["h2"], ["g1", "e1"]))
+    press(c, "e1", "d2")  # White's man on h2 can't move: g1 is taken, and there is no square behind it
+    assert sum(c.game.position.count(Color.WHITE)) == 1
+    assert c.status() == "Black wins: White has no move left"

@@ -7,10 +7,12 @@ from __future__ import annotations
 from support import sq
 
 from engine import AMERICAN, INTERNATIONAL, Color, Piece, Position
-from game import intents as it
-from game.controller import Controller
-from game.editor import Setup, Tool
-from game.phases import ChoosingMode, Editing, GameOver, HumanToMove, Level, Mode, OpponentToMove, Screen
+from game.files.settings import Notation
+from game.modes import Level, Mode
+from game.play import intents as it
+from game.play.editor import Setup, Tool
+from game.play.machine import Controller
+from game.play.phases import ChoosingMode, Editing, GameOver, HumanToMove, OpponentToMove, Screen
 
 W, B = Color.WHITE, Color.BLACK
 
@@ -50,7 +52,7 @@ def test_pieces_go_on_with_the_keys():
     c.handle(it.ChooseTool(Tool.WHITE_MAN))
     c.handle(it.CursorMove(0, 1))  # the first arrow shows the cursor
     c.handle(it.CursorMove(0, 1))
-    square = c.cursor_square()
+    square = c.hand.cursor_square(c.variant)
     c.handle(it.CursorPress())
     assert c.shown_position().pieces() == {square: Piece(W, False)}
 
@@ -59,8 +61,8 @@ def test_side_to_move_and_fen_out_and_in():
     c = editor()
     c.handle(it.SetTurn(W))
     assert c.shown_position().turn is W and c.status() == "Set up a position · White to move"
-    c.handle(it.CopyFen())
-    assert c.clipboard == Position.initial(AMERICAN).fen().replace("B:", "W:", 1)
+    out = c.handle(it.CopyFen())
+    assert out.clipboard == Position.initial(AMERICAN).fen().replace("B:", "W:", 1)
     c.handle(it.Pasted("B:W18,K3:B14"))
     assert c.shown_position() == Position.from_fen(AMERICAN, "B:W18,K3:B14")
     c.handle(it.Pasted("W:W33:B1"))  # not a square of this board: said, nothing changed
@@ -70,15 +72,26 @@ def test_side_to_move_and_fen_out_and_in():
 def test_a_man_on_its_crowning_row_is_refused_with_the_reason():
     setup = Setup.empty(AMERICAN, B).put(sq("d8"), Piece(B, True)).put(sq("c1"), Piece(W, False))
     setup = setup.put(sq("e1"), Piece(W, False)).put(sq("b8"), Piece(B, False))
-    assert setup.check().problems == (  # b8 is square 32, c1 and e1 are 3 and 2; the king on d8 is fine
+    assert setup.check().problems == (  # the king on d8 is fine
+        "A black man on b8, Black's crowning row: it would be a king",
+        "A white man on c1 and e1, White's crowning row: it would be a king")
+    assert setup.check(numeric=True).problems == (  # b8 is square 32, c1 and e1 are 3 and 2
         "A black man on square 32, Black's crowning row: it would be a king",
-        "A white man on squares 2, 3, White's crowning row: it would be a king")
+        "A white man on squares 2 and 3, White's crowning row: it would be a king")
+
+
+def test_the_editors_messages_name_squares_in_the_players_notation():
     c = editor()
+    assert c.settings.notation is Notation.ALGEBRAIC  # (the default: the specification names squares a1..h8)
     c.handle(it.ClearBoard())
     c.handle(it.ChooseTool(Tool.WHITE_MAN))
-    c.handle(it.SquarePressed(1))  # square 1: on White's crowning row
+    c.handle(it.SquarePressed(sq("g1")))  # square 1, on White's crowning row
     c.handle(it.PlayFromHere(None))
-    assert isinstance(c.phase, Editing) and "white man on square 1" in c.notice and "crowning row" in c.notice
+    assert isinstance(c.phase, Editing) and "white man on g1, White's crowning row" in c.notice
+    assert "square" not in c.notice
+    c.settings.notation = Notation.NUMERIC
+    c.handle(it.PlayFromHere(None))
+    assert "white man on square 1, White's crowning row" in c.notice
 
 
 def test_too_many_pieces_are_refused():

@@ -20,12 +20,16 @@ from support import ScriptedOpponent, sq
 
 from engine import Color
 from engine.game import Reason
-from game.controller import FRIEND_AWAY_LIMIT_S, Controller
-from game.intents import (
+from game.files.storage import Storage
+from game.friend import session
+from game.friend.rooms import Rooms
+from game.modes import Level
+from game.online.server import EmbeddedServer
+from game.play.intents import (
     AcceptDraw,
     Cancel,
     ChangeMode,
-    ConfirmNewGame,
+    ConfirmLeave,
     ConfirmResign,
     ContinueSaved,
     ContinueVsComputer,
@@ -46,23 +50,20 @@ from game.intents import (
     TypeText,
     Undo,
 )
-from game.online import session
-from game.online.server import EmbeddedServer
-from game.phases import (
+from game.play.machine import FRIEND_AWAY_LIMIT_S, Controller
+from game.play.phases import (
     AwaitingDrawAnswer,
     ChoosingMode,
+    ConfirmingLeave,
     EnteringLink,
     EnteringServer,
     GameOver,
     HumanToMove,
     JoiningRoom,
-    Level,
     OpponentToMove,
     Screen,
     WaitingForFriend,
 )
-from game.rooms import Rooms
-from game.storage import Storage
 
 ROOT = Path(__file__).resolve().parents[2]
 FAST = dict(backoff=(0.05, 0.3), ping_interval=2.0, first_connect_timeout=3.0)
@@ -149,7 +150,7 @@ def play(mover: Controller, other: Controller, text: str, offer: bool = False) -
     plies = len(mover.game.moves) + 1
     if offer:
         mover.handle(OfferDraw())
-        assert mover.offer_armed, mover.notice
+        assert mover.offers.armed, mover.notice
     move = mover.game.position.parse_move(text)
     assert move in mover.legal_moves(), (text, mover.status())
     mover.handle(PlayMoveFromList(move))
@@ -169,28 +170,28 @@ def test_a_room_is_opened_on_the_games_own_server_and_its_link_copied(make_playe
     link = open_room(host)
     p = host.phase
     assert isinstance(p, WaitingForFriend) and p.this_network and host.screen is Screen.ROOM
-    assert host.rooms is not None and host.rooms.is_hosting
-    assert link.startswith(f"checkers3d://127.0.0.1:{host.rooms.embedded.address.port}/")
-    assert p.reach == f"127.0.0.1:{host.rooms.embedded.address.port}"
+    assert host.friend_play.rooms is not None and host.friend_play.rooms.is_hosting
+    assert link.startswith(f"checkers3d://127.0.0.1:{host.friend_play.rooms.embedded.address.port}/")
+    assert p.reach == f"127.0.0.1:{host.friend_play.rooms.embedded.address.port}"
     assert host.status() == "Waiting for your friend"
-    host.handle(CopyLink())
-    assert host.clipboard == link
+    assert host.handle(CopyLink()).clipboard == link
     host.handle(Cancel())  # Esc or Cancel closes the room and stops the game's own server
-    assert isinstance(host.phase, ChoosingMode) and host.friend is None and not host.rooms.is_hosting
+    assert isinstance(host.phase, ChoosingMode) and host.friend_play.friend is None and not host.friend_play.rooms.is_hosting
 
 
 def test_a_friend_joins_by_the_link_and_the_host_plays_first(make_player):
     host, guest = pair(make_player)
     assert host.mode.human is Color.BLACK and guest.mode.human is Color.WHITE
-    assert not host.second_side_near() and guest.second_side_near(), "the joiner's pieces are near them"
+    assert not host.hand.second_side_near(host.variant, host.mode), "the host's pieces are near them"
+    assert guest.hand.second_side_near(guest.variant, guest.mode), "the joiner's pieces are near them"
     assert isinstance(host.phase, HumanToMove) and isinstance(guest.phase, OpponentToMove)
     assert guest.status() == "Your friend's move (Black)…" and guest.legal_moves() == ()
     assert host.notice == "You play Black; you move first" and guest.notice == "You play White; your friend moves first"
     # the selection rules as in any game: a piece with no move says so, a dot plays the move
     host.handle(SquarePressed(sq("a1")))
-    assert host.notice.startswith("That man can't move") and host.selected is None
+    assert host.notice.startswith("That man can't move") and host.hand.selected is None
     host.handle(SquarePressed(sq("c3")))
-    assert host.targets() == {sq("b4"), sq("d4")}
+    assert host.hand.targets(host.legal_moves()) == {sq("b4"), sq("d4")}
     host.handle(SquarePressed(sq("d4")))
     assert isinstance(host.phase, OpponentToMove) and host.status() == "Your friend's move (White)…"
     pump(host, guest, until=lambda: len(guest.game.moves) == 1)
@@ -198,13 +199,13 @@ def test_a_friend_joins_by_the_link_and_the_host_plays_first(make_player):
     assert isinstance(guest.phase, HumanToMove) and guest.status() == "Your move (White)"
     play(guest, host, "22-18")
     # the host must capture: the rings and the words of a local game
-    assert host.capturers() == {sq("d4")} and "You must capture" in host.status()
+    assert host.hand.capturers(host.legal_moves()) == {sq("d4")} and "You must capture" in host.status()
     host.handle(SquarePressed(sq("e3")))
     assert host.notice.startswith("When you can capture, you must capture")
     play(host, guest, "15x22")
     assert numeric(host) == numeric(guest) == ["11-15", "22-18", "15x22"]
     # no undo against a friend
-    assert not host.can_undo() and not guest.can_undo()
+    assert not host.offers.can_undo(host.in_game) and not guest.offers.can_undo(guest.in_game)
     guest.handle(Undo())
     assert len(guest.game.moves) == 3
 
@@ -219,20 +220,20 @@ def test_a_draw_offer_declined_by_a_move_and_the_re_offer_limit(make_player):
     assert host.game.position.count(Color.BLACK)[1] and host.game.position.count(Color.WHITE)[1]
     play(host, guest, "11-7", offer=True)
     assert isinstance(host.phase, AwaitingDrawAnswer) and host.notice == "You offered a draw"
-    assert guest.offer_pending_for_player() and "a draw is offered" in guest.status()
+    assert guest.offers.pending_for_player(guest.turn_phase) and "a draw is offered" in guest.status()
     play(guest, host, "6-1")  # a move instead of an answer declines
     assert host.notice == "Your friend declined your draw offer"
-    host.handle(OfferDraw())  # no man moved and nothing captured since: no new offer yet
-    assert not host.offer_armed and host.events[-1] == "illegal" and host.notice
+    out = host.handle(OfferDraw())  # no man moved and nothing captured since: no new offer yet
+    assert not host.offers.armed and out.sounds == ("illegal",) and host.notice
     play(host, guest, "7-2")
     guest.handle(OfferDraw())  # the friend's own first offer is allowed
-    assert guest.offer_armed
+    assert guest.offers.armed
 
 
 def test_a_draw_offer_accepted_ends_both_games(make_player):
     host, guest = pair(make_player)
     play(host, guest, "9-13", offer=True)
-    assert guest.notice == "Your friend offers a draw" and guest.offer_pending_for_player()
+    assert guest.notice == "Your friend offers a draw" and guest.offers.pending_for_player(guest.turn_phase)
     guest.handle(AcceptDraw())
     pump(host, guest, until=lambda: isinstance(host.phase, GameOver), what="the agreed draw")
     assert host.game.outcome.reason is Reason.AGREEMENT and guest.game.outcome.reason is Reason.AGREEMENT
@@ -249,14 +250,15 @@ def test_resignation_and_a_rematch_with_sides_swapped(make_player):
     pump(host, guest, until=lambda: isinstance(host.phase, GameOver), what="the resignation")
     assert host.notice == "Your friend resigned" and host.status() == "You win: your friend resigned"
     host.handle(PlayAgain())  # after a friend's game "Play again" is the rematch
-    assert host.rematch_asked and host.notice == "Waiting for your friend to press Rematch too"
-    pump(host, guest, until=lambda: guest.friend_wants_rematch, what="the rematch request")
+    assert host.friend_play.rematch_asked and host.notice == "Waiting for your friend to press Rematch too"
+    pump(host, guest, until=lambda: guest.friend_play.friend_wants_rematch, what="the rematch request")
     assert guest.notice == "Your friend asks for a rematch: press Rematch (swap sides)"
     guest.handle(Rematch())
     pump(host, guest, until=lambda: host.mode.human is Color.WHITE and guest.mode.human is Color.BLACK,
          what="the second game")
     assert host.game.ply == 0 == guest.game.ply and not host.game.is_over
-    assert host.second_side_near() and not guest.second_side_near(), "the board turns with the colours"
+    assert host.hand.second_side_near(host.variant, host.mode), "the board turns with the colours"
+    assert not guest.hand.second_side_near(guest.variant, guest.mode)
     assert isinstance(guest.phase, HumanToMove) and isinstance(host.phase, OpponentToMove)
     assert host.notice == "Game 2, sides swapped: you play White"
     play(guest, host, "11-15")
@@ -272,18 +274,18 @@ def test_a_dropped_connection_reconnects_by_itself(tmp_path, make_player, make_r
         host.settings.room_server = f"ws://127.0.0.1:{port}"  # a configured server, not the own one
         link = open_room(host)
         assert not host.phase.this_network and host.phase.reach == f"ws://127.0.0.1:{port}"
-        assert not host.rooms.is_hosting
+        assert not host.friend_play.rooms.is_hosting
         join(guest, link)
         seated(host, guest)
         play(host, guest, "11-15")
         server.stop()
-        pump(host, guest, until=lambda: host.friend_connection == guest.friend_connection == "reconnecting",
+        pump(host, guest, until=lambda: host.friend_play.connection == guest.friend_play.connection == "reconnecting",
              what="both reconnecting")
         assert host.status() == guest.status() == "Reconnecting…"
         assert not guest.is_human_turn() and guest.legal_moves() == (), "no move the room can't hear"
         server = EmbeddedServer("127.0.0.1", port, db=db)
         server.start()
-        pump(host, guest, until=lambda: host.friend_connection == guest.friend_connection == "connected",
+        pump(host, guest, until=lambda: host.friend_play.connection == guest.friend_play.connection == "connected",
              timeout=20, what="both back")
         assert guest.status() == "Your move (White)" and guest.is_human_turn()
         play(guest, host, "22-18")
@@ -296,31 +298,31 @@ def test_the_friend_gone_two_minutes_turns_into_continue_vs_computer(make_player
     host, guest = pair(make_player, friend_away_limit_s=0.5)
     play(host, guest, "11-15")
     guest.handle(ChangeMode())  # the guest leaves on its turn: its connection closes, its seat stays
-    assert isinstance(guest.phase, ChoosingMode) and guest.friend is None
-    pump(host, until=lambda: host.friend_away_s() is not None, what="the friend away")
+    assert isinstance(guest.phase, ChoosingMode) and guest.friend_play.friend is None
+    pump(host, until=lambda: host.friend_play.friend_away_s(host.phase) is not None, what="the friend away")
     assert host.notice == "Your friend was disconnected"
     assert host.status().startswith("Your friend (White) is disconnected (0:0")
-    assert not host.can_continue_vs_computer()
-    pump(host, until=host.can_continue_vs_computer, what="the limit")
+    assert not host.friend_play.can_continue_vs_computer(host.phase)
+    pump(host, until=lambda: host.friend_play.can_continue_vs_computer(host.phase), what="the limit")
     host.handle(ContinueVsComputer())
     assert host.mode.level is Level.MEDIUM and host.mode.human is Color.BLACK and not host.vs_friend
-    assert numeric(host) == ["11-15"] and host.friend is None and not host.rooms.is_hosting
+    assert numeric(host) == ["11-15"] and host.friend_play.friend is None and not host.friend_play.rooms.is_hosting
     assert host.notice == "You now play the computer (Medium) from here"
     assert isinstance(host.phase, OpponentToMove) and host.opponent.requests, "the computer is asked for White's move"
     host.opponent.reply_first_legal()
     host.update()
-    assert isinstance(host.phase, HumanToMove) and len(host.game.moves) == 2 and host.can_undo()
+    assert isinstance(host.phase, HumanToMove) and len(host.game.moves) == 2 and host.offers.can_undo(host.in_game)
 
 
 def test_a_friend_who_leaves_and_returns_is_back_in_the_game(make_player):
     host, guest = pair(make_player)
     play(host, guest, "11-15")
     guest.handle(ChangeMode())
-    pump(host, until=lambda: host.friend_away_s() is not None)
-    assert guest.can_return_to_room()
+    pump(host, until=lambda: host.friend_play.friend_away_s(host.phase) is not None)
+    assert guest.friend_play.can_return_to_room(guest.phase)
     guest.handle(ContinueSaved())  # "Return to the game with your friend"
     assert isinstance(guest.phase, JoiningRoom) and guest.phase.returning
-    pump(host, guest, until=lambda: guest.vs_friend and host.friend_away_s() is None, what="the return")
+    pump(host, guest, until=lambda: guest.vs_friend and host.friend_play.friend_away_s(host.phase) is None, what="the return")
     assert guest.notice == "You are back in the room" and numeric(guest) == ["11-15"]
     play(guest, host, "22-18")
 
@@ -336,10 +338,10 @@ def test_a_relaunch_offers_to_return_to_the_room_with_the_seat_kept_unseen(tmp_p
     try:
         assert not again.expect_saved_game(), "a friend's game is offered back from the mode screen"
         assert not again.restore() and isinstance(again.phase, ChoosingMode)
-        assert again.can_return_to_room() and again.mode.room.secret == room["seat"]
+        assert again.friend_play.can_return_to_room(again.phase) and again.mode.room.secret == room["seat"]
         assert room["seat"] not in repr(again.phase), "the seat secret is never shown"
         again.handle(ContinueSaved())
-        pump(host, again, until=lambda: again.vs_friend and host.friend_away_s() is None, what="the return")
+        pump(host, again, until=lambda: again.vs_friend and host.friend_play.friend_away_s(host.phase) is None, what="the return")
         assert numeric(again) == ["11-15"] and again.mode.human is Color.WHITE
         play(again, host, "22-18")
     finally:
@@ -353,7 +355,8 @@ def test_a_hosted_room_ends_with_its_program_so_a_relaunch_offers_only_the_compu
     again = Controller(opponent=ScriptedOpponent(), storage=Storage(tmp_path / "host"), rooms=make_rooms())
     try:
         again.restore()
-        assert again.mode.room.hosted and not again.can_return_to_room() and again.can_continue_vs_computer()
+        assert again.mode.room.hosted and not again.friend_play.can_return_to_room(again.phase)
+        assert again.friend_play.can_continue_vs_computer(again.phase)
         again.handle(ContinueSaved())
         assert isinstance(again.phase, ChoosingMode), "nothing to return to"
         again.handle(ContinueVsComputer())
@@ -381,7 +384,7 @@ def test_bad_links_are_quoted_and_a_full_or_missing_room_is_explained(make_playe
     pump(third, until=lambda: isinstance(third.phase, EnteringLink), what="the refusal")
     assert third.phase.text == missing and f"there is no room '{missing[-16:]}'" in third.phase.error
     third.handle(Cancel())
-    assert isinstance(third.phase, ChoosingMode) and third.friend is None
+    assert isinstance(third.phase, ChoosingMode) and third.friend_play.friend is None
 
 
 def test_an_unreachable_server_gives_up_saying_what_to_check(make_player):
@@ -424,7 +427,7 @@ def test_the_room_server_setting_is_checked_kept_and_used(tmp_path, make_player)
         assert isinstance(c.phase, ChoosingMode) and c.settings.room_server == f"ws://127.0.0.1:{server.address.port}"
         assert Storage(tmp_path / "player").load_settings().room_server == c.settings.room_server
         link = open_room(c)
-        assert link.startswith(f"checkers3d://127.0.0.1:{server.address.port}/") and not c.rooms.is_hosting
+        assert link.startswith(f"checkers3d://127.0.0.1:{server.address.port}/") and not c.friend_play.rooms.is_hosting
         c.handle(Cancel())
     c.handle(EditServer())
     assert c.phase.text == c.settings.room_server and c.phase.caret == len(c.phase.text)
@@ -437,15 +440,16 @@ def test_the_room_server_setting_is_checked_kept_and_used(tmp_path, make_player)
 def test_a_new_local_game_leaves_the_room_and_stops_the_own_server(make_player):
     host, guest = pair(make_player)
     host.handle(ChangeMode())
-    assert host.rooms.is_hosting, "the room waits for the host's return"
+    assert host.friend_play.rooms.is_hosting, "the room waits for the host's return"
     host.handle(StartGame(Level.EASY))
-    assert not host.rooms.is_hosting and not host.vs_friend and host.friend is None
+    host.handle(ConfirmLeave())  # the friend's game going on is resigned
+    assert not host.friend_play.rooms.is_hosting and not host.vs_friend and host.friend_play.friend is None
 
 
 def test_a_game_with_a_friend_keeps_the_screen_until_it_is_over(make_player):
     """A review, the editor, the browser, pasting and the analysis wait: the friend plays on meanwhile."""
-    from game.intents import EditPosition, OpenBrowser, Pasted, ReviewStep, ToggleAnalysis
-    from game.phases import Reviewing
+    from game.play.intents import EditPosition, OpenBrowser, Pasted, ReviewStep, ToggleAnalysis
+    from game.play.phases import Reviewing
 
     host, guest = pair(make_player)
     play(host, guest, "11-15")
@@ -453,7 +457,7 @@ def test_a_game_with_a_friend_keeps_the_screen_until_it_is_over(make_player):
         guest.handle(intent)
         assert isinstance(guest.phase, HumanToMove) and guest.vs_friend, intent
         assert guest.notice == "Not during a game with your friend: once it is over" or intent == ToggleAnalysis()
-    assert not guest.can_analyze() and not guest.analysis_on
+    assert not guest.studies.can_analyze(guest.phase) and not guest.studies.analysis_on
     play(guest, host, "22-18")  # the game goes on as before
     host.handle(Resign())
     host.handle(ConfirmResign())
@@ -462,13 +466,13 @@ def test_a_game_with_a_friend_keeps_the_screen_until_it_is_over(make_player):
     assert isinstance(guest.phase, Reviewing) and guest.shown_ply() == 1
 
 
-FRIEND_PLAY_MODULES = ("websockets", "sqlite3", "game.friend_opponent", "game.online.server", "game.online.client")
+FRIEND_PLAY_MODULES = ("websockets", "sqlite3", "game.friend.opponent", "game.online.server", "game.online.client")
 LAZY = """
 import sys
-import game.app, game.cli, game.controller
-from game import intents as it
-from game.controller import Controller
-from game.rooms import Rooms
+import game.window.app, game.cli, game.play.machine
+from game.play import intents as it
+from game.play.machine import Controller
+from game.friend.rooms import Rooms
 
 c = Controller(rooms=Rooms(listen="127.0.0.1", port=0))
 c.handle(it.StartGame(None))
@@ -498,7 +502,7 @@ def test_friend_play_loads_its_modules_only_once_a_room_is_opened(tmp_path):
 def test_pressing_your_piece_on_the_friends_turn_says_whose_turn_it_is(make_player):
     host, guest = pair(make_player)
     guest.handle(SquarePressed(sq("b6")))  # a white man: the guest's own, on the host's turn
-    assert guest.selected is None and guest.notice == "It's your friend's turn"
+    assert guest.hand.selected is None and guest.notice == "It's your friend's turn"
     guest.handle(SquarePressed(sq("c3")))  # the friend's piece: nothing to say
     assert guest.notice == "It's your friend's turn"
 
@@ -529,25 +533,25 @@ def test_a_friends_game_over_a_computer_game_asks_first_and_counts_it_lost(make_
     game = c.game
     c.handle(ChangeMode())
     c.handle(friend_button)
-    assert isinstance(c.phase, ChoosingMode) and c.phase.asking == friend_button, "asked first"
+    assert isinstance(c.phase, ConfirmingLeave) and c.asking.then == friend_button, "asked first"
     assert c.storage.results() == {}
     c.handle(Cancel())
-    assert isinstance(c.phase, ChoosingMode) and c.phase.asking is None and not game.is_over, "kept"
+    assert isinstance(c.phase, ChoosingMode) and not game.is_over, "kept"
     c.handle(friend_button)
-    c.handle(ConfirmNewGame())
+    c.handle(ConfirmLeave())
     assert isinstance(c.phase, WaitingForFriend if friend_button == PlayFriend() else EnteringLink)
     assert game.outcome is not None and game.outcome.reason is Reason.RESIGNATION
     assert c.storage.results()["american"]["medium"]["loss"] == 1, "a loss at its level, as resigning counts it"
     c.handle(Cancel())
     assert isinstance(c.phase, ChoosingMode) and c.phase.left is not None and c.phase.left.game.is_over
     c.handle(friend_button)
-    assert not (isinstance(c.phase, ChoosingMode) and c.phase.asking), "nothing left to abandon"
+    assert c.asking is None, "nothing left to abandon"
 
 
 def test_this_computers_room_server_not_starting_is_said_in_words_with_what_to_try(make_player, caplog):
     c = make_player("host", rooms=Rooms(listen="192.0.2.1"))  # a documentation address (RFC 5737): not this computer's
     c.handle(PlayFriend())
-    assert isinstance(c.phase, ChoosingMode) and c.friend is None
+    assert isinstance(c.phase, ChoosingMode) and c.friend_play.friend is None
     assert c.notes == ["Couldn't open a room: this computer's room server could not start: 192.0.2.1 (given with "
                        "--room-host) is not an address of this computer. Start the game again without --room-host "
                        "or with an address of this computer, or set a room server under Settings, “Room server”."]
@@ -562,7 +566,7 @@ def test_this_computers_room_server_failing_on_every_port_says_the_port(make_pla
     monkeypatch.setattr(EmbeddedServer, "start", refuse)
     c = make_player("host", rooms=Rooms(listen="127.0.0.1", port=47899))
     c.handle(PlayFriend())
-    assert isinstance(c.phase, ChoosingMode) and c.friend is None
+    assert isinstance(c.phase, ChoosingMode) and c.friend_play.friend is None
     assert c.notes == ["Couldn't open a room: this computer's room server could not start on port 47899, nor on any "
                        "other free port. Restart the game and try again, or set a room server under Settings, "
                        "“Room server”."]
@@ -582,14 +586,14 @@ def test_a_link_given_at_launch_over_a_computer_game_asks_first_and_counts_it_lo
     assert guest.expect_saved_game() and guest.restore()
     game = guest.game
     guest.handle(JoinRoom(link))
-    assert isinstance(guest.phase, ChoosingMode) and guest.phase.asking == JoinRoom(link), "asked first"
-    assert guest.phase.left.game is game and guest.friend is None and guest.storage.results() == {}
+    assert isinstance(guest.phase, ConfirmingLeave) and guest.asking.then == JoinRoom(link), "asked first"
+    assert guest.asking.leaving.game is game and guest.friend_play.friend is None and guest.storage.results() == {}
     guest.handle(Cancel())
-    assert isinstance(guest.phase, ChoosingMode) and guest.phase.asking is None and not game.is_over, "kept"
+    assert isinstance(guest.phase, ChoosingMode) and not game.is_over, "kept"
     guest.handle(ContinueSaved())
     assert guest.game is game and guest.is_human_turn()
     guest.handle(JoinRoom(link))
-    guest.handle(ConfirmNewGame())
+    guest.handle(ConfirmLeave())
     assert isinstance(guest.phase, JoiningRoom)
     assert game.outcome is not None and game.outcome.reason is Reason.RESIGNATION
     assert guest.storage.results()["american"]["easy"]["loss"] == 1, "a loss at its level, as resigning counts it"
@@ -608,3 +612,36 @@ def test_a_link_given_at_launch_over_a_game_that_counts_for_nothing_joins_at_onc
     assert isinstance(guest.phase, JoiningRoom) and guest.phase.left.game is game
     seated(host, guest)
     assert guest.storage.results() == {} and not game.is_over
+
+
+def panel_words(c: Controller) -> str:
+    import pygame
+
+    from game.ui import Interface
+
+    pygame.font.init()
+    ui = Interface((1280, 800))
+    ui.render(c, 0.0)
+    return " ".join(w.label for w in ui.widgets)
+
+
+@pytest.mark.parametrize("leave", [StartGame(Level.HARD), PlayFriend()], ids=["a game vs computer", "another room"])
+def test_leaving_a_friends_game_from_the_mode_screen_asks_first_and_resigns_it(make_player, leave):
+    host, guest = pair(make_player)
+    play(host, guest, "11-15")
+    game = host.game
+    host.handle(ChangeMode())
+    assert host.friend_play.can_return_to_room(host.phase)
+    host.handle(leave)
+    assert host.game is game and not game.is_over, "asked first: nothing left yet"
+    assert "resigned" in panel_words(host), "the question names what leaving costs"
+    host.handle(Cancel())
+    assert host.friend_play.can_return_to_room(host.phase) and "Return to the game with your friend" in panel_words(host), "kept"
+    host.handle(leave)
+    host.handle(ConfirmLeave())
+    assert game.outcome is not None and game.outcome.reason is Reason.RESIGNATION, "the friend's game resigned"
+    if leave == PlayFriend():
+        assert isinstance(host.phase, WaitingForFriend)
+    else:
+        assert host.mode.level is Level.HARD and host.game.moves == []
+    assert host.storage.results() == {}, "a friend's game counts in no level's results"

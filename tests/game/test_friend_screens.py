@@ -12,25 +12,16 @@ import pytest
 
 from engine import AMERICAN, Color
 from engine.game import Game
-from game import desktop, text_entry
-from game import intents as it
+from game import desktop
 from game.cli import build_parser
-from game.controller import Controller
-from game.phases import (
-    ChoosingMode,
-    EnteringLink,
-    EnteringServer,
-    GameOver,
-    HumanToMove,
-    JoiningRoom,
-    Level,
-    Mode,
-    Room,
-    WaitingForFriend,
-)
-from game.saved_game import game_from_dict
+from game.files.saved import game_from_dict
+from game.modes import Level, Mode, Room
+from game.play import intents as it
+from game.play import text_entry
+from game.play.machine import Controller
+from game.play.phases import ChoosingMode, EnteringLink, EnteringServer, GameOver, HumanToMove, JoiningRoom, WaitingForFriend
 from game.ui import Interface
-from game.ui.online_screen import break_anywhere
+from game.ui.paint import cut_anywhere
 
 LINK = "checkers3d://192.168.1.20:47800/Yc8VZ0m4kq1WnV3e"
 ROOM = Room(LINK, "q3x9AAAAAAAAAAAAAAAAAA")
@@ -118,11 +109,11 @@ def test_the_waiting_screen_shows_the_link_copy_and_cancel(size):
 def test_a_long_link_is_broken_only_where_it_must_be():
     f = pygame.font.Font(None, 24)
     whole = f.size(LINK)[0]
-    assert break_anywhere(f, LINK, whole + 5) == [LINK]
-    lines = break_anywhere(f, LINK, whole // 2)
+    assert cut_anywhere(f, LINK, whole + 5) == [LINK]
+    lines = cut_anywhere(f, LINK, whole // 2)
     assert "".join(lines) == LINK and len(lines) >= 2 and all(f.size(line)[0] <= whole // 2 for line in lines)
     room_start = f.size(LINK[:LINK.rindex("/") + 4])[0]
-    assert break_anywhere(f, LINK, room_start) == [LINK[:LINK.rindex("/") + 1], LINK[LINK.rindex("/") + 1:]], \
+    assert cut_anywhere(f, LINK, room_start) == [LINK[:LINK.rindex("/") + 1], LINK[LINK.rindex("/") + 1:]], \
         "after a slash where one fits"
 
 

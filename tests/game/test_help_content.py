@@ -268,14 +268,36 @@ def test_content_helpers_read_square_names_and_name_bad_ones():
         diagram.move(AMERICAN, route(AMERICAN, "c3-d4", Style.ARROW))
 
 
+def test_the_words_are_data_filled_in_from_the_rules_table():
+    """The pages' words live in game/help/pages/*.toml (package data); every name in braces there is
+    filled in from the Variant table, and the diagrams' moves are read as the files write them."""
+    from game.help.content import line, read_pages, words
+
+    files = {p.name for p in (ROOT / "game" / "help" / "pages").glob("*.toml")}
+    assert files == {"american.toml", "international.toml", "shared.toml", "controls.toml"}
+    assert read_pages("american")["title"] == "Rules: {title}"
+    for variant in VARIANTS:
+        for page in (rules_page(variant), controls_page(variant)):
+            texts = [page.title] + [t for s in page.sections for t in (s.title, *s.paragraphs, *(d.caption for d in s.diagrams))]
+            assert not [t for t in texts if "{" in t or "}" in t], "every name filled in"
+    limit = rules_page(INTERNATIONAL).section("draw-move-limit")
+    assert limit.title == f"Draw: {INTERNATIONAL.quiet_limit_moves} moves each without progress"
+    assert "only kings move" in limit.paragraphs[0], "a shared section with the page's own words"
+    assert words(dataclasses.replace(AMERICAN, repetition_count=4))["repetition"] == "fourth"
+    assert line(AMERICAN, "d6xf8 only crowns") == route(AMERICAN, "d6xf8", Style.PATH, Claim.ONLY, Claim.CROWNS)
+    assert line(AMERICAN, "d4-c3 refused").style is Style.REFUSED
+    with pytest.raises(ValueError, match="'sideways'"):
+        line(AMERICAN, "d4-c5 sideways")
+
+
 # --- the Controls page: keys and buttons that exist ---------------------------------------------------
 
 def _input_source() -> ast.Module:
-    return ast.parse((ROOT / "game" / "input.py").read_text(encoding="utf-8"))
+    return ast.parse((ROOT / "game" / "window" / "input.py").read_text(encoding="utf-8"))
 
 
 def _keys_read_by_input() -> set[str]:
-    """The pygame key constants game/input.py reads (``pygame.K_...``)."""
+    """The pygame key constants game/window/input.py reads (``pygame.K_...``)."""
     return {n.attr for n in ast.walk(_input_source())
             if isinstance(n, ast.Attribute) and n.attr.startswith("K_") and getattr(n.value, "id", "") == "pygame"}
 
@@ -302,8 +324,8 @@ def test_every_key_the_input_layer_reads_is_on_the_controls_page():
 
 
 def test_every_button_and_message_the_pages_quote_is_in_the_game():
-    sources = "".join(p.read_text(encoding="utf-8") for p in [*sorted((ROOT / "game").glob("*.py")),
-                                                               *sorted((ROOT / "game" / "ui").glob("*.py"))])
+    sources = "".join(p.read_text(encoding="utf-8") for p in sorted((ROOT / "game").rglob("*.py"))
+                      if "help" not in p.relative_to(ROOT / "game").parts)
     literals = set(re.findall(r'"([^"\n]+)"', sources))
     quoted = set()
     for variant in VARIANTS:

@@ -12,13 +12,13 @@ import pytest
 
 from engine import AMERICAN, INTERNATIONAL, Color, Position, Variant, coords_square, parse_square, square_coords
 from engine.game import Game
-from game.controller import Controller
-from game.hand import WHEN_YOU_CAN_CAPTURE
 from game.help import explain_refusal, rules_page
 from game.help.explain import MESSAGES, _Board
 from game.help.model import board_fen
-from game.intents import SquarePressed
-from game.phases import Mode
+from game.modes import Mode
+from game.play.hand import WHEN_YOU_CAN_CAPTURE
+from game.play.intents import SquarePressed
+from game.play.machine import Controller
 
 AM, INTL = AMERICAN, INTERNATIONAL
 # the specification's words when a piece that can't capture is pressed ("Controls on this page"), and where to look
@@ -192,14 +192,14 @@ def controller_accepts(pos: Position, start: int, presses: tuple[int, ...]) -> b
     c = Controller()
     c.open_game(Game(pos.variant, pos), Mode())
     c.handle(SquarePressed(start))
-    if c.selected != start:
+    if c.hand.selected != start:
         return False
     for i, sq in enumerate(presses, start=1):
-        ply, entered = c.game.ply, c.entered
+        ply, entered = c.game.ply, c.hand.entered
         c.handle(SquarePressed(sq))
         if c.game.ply > ply:
             return True if i == len(presses) else None
-        if c.entered == entered and not (c.notice or "").startswith("More than one route ends there"):
+        if c.hand.entered == entered and not (c.notice or "").startswith("More than one route ends there"):
             return False
     return True
 

@@ -12,16 +12,16 @@ import pytest
 from support import position, sq
 
 from engine import AMERICAN, INTERNATIONAL, Color, square_coords
-from game import intents as it
-from game.controller import Controller
-from game.hand import WHEN_YOU_CAN_CAPTURE
 from game.help import KEYS, Style, controls_page, rules_page
-from game.input import WHEEL_PIXELS, Input, Scroll
-from game.phases import ConfirmingResign, HelpPage, HumanToMove, OpponentToMove, ReadingHelp, Screen
+from game.play import intents as it
+from game.play.hand import WHEN_YOU_CAN_CAPTURE
+from game.play.machine import Controller
+from game.play.phases import ConfirmingResign, HelpPage, HumanToMove, OpponentToMove, ReadingHelp, Screen
 from game.ui import Interface
 from game.ui import diagram as dg
 from game.ui import theme as th
-from game.ui.help_screen import HEADER_H, JUMP_MARGIN, GoToSection, _Link, _Picture, _Text
+from game.ui.help_screen import HEADER_H, JUMP_MARGIN, Scroll, _Link, _Picture, _Text
+from game.window.input import WHEEL_PIXELS, Input
 
 B, W = Color.BLACK, Color.WHITE
 SIZES = [(640, 480), (800, 600), (1024, 640), (1280, 800), (700, 1000), (1920, 1080)]
@@ -43,9 +43,9 @@ def hit_ids(ui: Interface) -> dict:
     return {h.id: h for h in ui.hits}
 
 
-def press(c: Controller, *names: str, variant=AMERICAN) -> None:
-    for name in names:
-        c.handle(it.SquarePressed(sq(name, variant)))
+def press(c: Controller, *names: str, variant=AMERICAN) -> list[str]:
+    """Press the squares ``names`` in turn; the sounds the window is asked to play."""
+    return [sound for name in names for sound in c.handle(it.SquarePressed(sq(name, variant))).sounds]
 
 
 # --- entering and leaving the help screen -------------------------------------------------------
@@ -74,7 +74,7 @@ def test_help_over_a_game_keeps_the_game_its_selection_and_ignores_the_board(mak
     c.handle(it.OpenHelp(RULES, "crowning"))  # another page: Back still leads to the game
     assert c.phase.section == "crowning" and c.phase.back is before
     c.handle(it.Cancel())  # Esc
-    assert c.phase is before and c.selected == sq("c3") and c.game is game
+    assert c.phase is before and c.hand.selected == sq("c3") and c.game is game
     c.handle(it.OpenHelp())
     with pytest.raises(TypeError):
         c.handle("not an intent")  # type: ignore[arg-type]
@@ -156,8 +156,8 @@ REFUSALS = [
                          ids=[f"{v.name}-{r}-{i}" for i, (v, _s, _p, _n, r) in enumerate(REFUSALS)])
 def test_a_refused_move_says_why_and_pressing_the_notice_opens_that_rule(make, variant, start, presses, notice, rule):
     c = make(start=position(*start, variant=variant), variant=variant)
-    press(c, *presses, variant=variant)
-    assert c.notice == notice and c.notice_rule == rule and c.events[-1] == "illegal"
+    sounds = press(c, *presses, variant=variant)
+    assert c.notice == notice and c.notice_rule == rule and sounds[-1] == "illegal"
     assert rule in rules_page(variant).section_ids
     ui = render(c)
     link = hit_ids(ui)["notice:rule"]
@@ -250,7 +250,7 @@ def test_the_contents_column_lists_every_section_and_jumps_to_it():
     entries = {h.id: h for h in ui.hits if h.id.startswith("toc:")}
     assert [k.removeprefix("toc:") for k in entries] == list(rules_page(INTERNATIONAL).section_ids)
     assert all(h.rect.right <= ui.help.view.x and h.rect.y >= HEADER_H for h in entries.values())
-    ui.navigate(entries["toc:draw-endgame"].intent)
+    c.handle(entries["toc:draw-endgame"].intent)  # the entry's intent, as a press sends it
     ui.render(c, 0.0)
     assert ui.help.current_section() == "draw-endgame"
     assert ui.help.offset == min(ui.help.layout.section("draw-endgame").top - JUMP_MARGIN, ui.help.max_offset)
@@ -291,8 +291,13 @@ def test_scrolling_by_wheel_keys_sections_and_scrollbar():
     assert s.current_section() == first.id
     ui.navigate(Scroll(sections=-1))
     assert s.offset == 0, "before the first section, the top of the page"
-    ui.navigate(GoToSection("draw-offers"))
+    c.handle(it.GoToSection("draw-offers"))
+    ui.render(c, 0.0)
     assert s.current_section() == "draw-offers"
+    ui.navigate(Scroll(lines=20))
+    c.handle(it.GoToSection("draw-offers"))  # pressed again after scrolling on: there again
+    ui.render(c, 0.0)
+    assert s.current_section() == "draw-offers" and s.target == "draw-offers"
     ui.navigate(Scroll(end=-1))
     ui.render(c, 0.0)
     thumb, track = s.scroll.thumb(), s.scroll.track()
@@ -422,7 +427,7 @@ def test_tab_reaches_the_header_and_contents_and_enter_presses(make):
     ui.move_focus(1)
     assert ui.focused_intent() == it.OpenHelp(HelpPage.CONTROLS)
     ui.move_focus(1)
-    assert ui.focused_intent() == GoToSection(rules_page(AMERICAN).section_ids[0])
+    assert ui.focused_intent() == it.GoToSection(rules_page(AMERICAN).section_ids[0])
 
 
 def test_the_keys_card_fits_the_smallest_window(make):

@@ -14,14 +14,15 @@ from support import position, sq
 from engine import AMERICAN, INTERNATIONAL, Color
 from engine.game import Game
 from engine.pdn import read_text
-from game import intents as it
-from game.analysis import GameScored, Line, LineFound
-from game.controller import Controller
-from game.editor import Setup
-from game.files import Listing
-from game.phases import EnteringLink, EnteringServer, GameOver, JoiningRoom, Level, Mode, Resuming, Room, WaitingForFriend
+from game.computer.analysis import GameScored, Line, LineFound
+from game.files.pdn import Listing
+from game.modes import Level, Mode, Room
+from game.play import intents as it
+from game.play.editor import Setup
+from game.play.machine import Controller
+from game.play.phases import EnteringLink, EnteringServer, GameOver, JoiningRoom, Resuming, WaitingForFriend
 from game.ui import Interface
-from game.ui.panel import Hit
+from game.ui.paint import Hit
 
 SIZES = [(640, 480), (800, 600), (1000, 700), (1024, 768), (1280, 800), (1920, 1080),
          (900, 700), (760, 1000), (600, 900), (640, 960), (1080, 1920)]
@@ -149,7 +150,10 @@ def friend_states(variant, storage):
 
 
 class Analyst:
-    """Stands in for the engine where only the panel is looked at: asked nothing back."""
+    """Stands in for the engine where only the panel is looked at: answers what a test gives it."""
+
+    def __init__(self):
+        self.answers = []
 
     def analyze(self, game, seconds=None):
         pass
@@ -161,26 +165,30 @@ class Analyst:
         pass
 
     def poll(self):
-        return []
+        out, self.answers = self.answers, []
+        return out
 
 
 def study_states(variant, storage, games_folder):
     """The review with the analysis and the game report, a hint, the editor and the browser (issue 12)."""
     out = []
     game = played(variant, 40)
-    c = Controller(storage=storage, analyst=Analyst())
+    analyst = Analyst()
+    c = Controller(storage=storage, analyst=analyst)
     c.open_game(game, Mode(Level.MEDIUM, variant.first_player))
     c.handle(it.ReviewTo(17))
     c.handle(it.AnalyzeGame())
     scores = [(-1) ** ply * (ply * 13 % 250 - 90) for ply in range(len(game.positions))]
     best = [pos.move_text(pos.legal_moves()[0]) if pos.legal_moves() else "" for pos in game.positions]
-    c._on_analysis(GameScored(tuple(scores), tuple(best)))
+    analyst.answers.append(GameScored(tuple(scores), tuple(best)))
+    c.update()
     c.handle(it.ToggleAnalysis())
     pv, pos = [], game.positions[17]
     while len(pv) < 12 and pos.legal_moves():
         pv.append(pos.move_text(pos.legal_moves()[0]))
         pos = pos.play(pos.legal_moves()[0])
-    c._on_analysis(LineFound(Line(18, 135, tuple(pv), game.positions[17].parse_move(pv[0]))))
+    analyst.answers.append(LineFound(Line(18, 135, tuple(pv), game.positions[17].parse_move(pv[0]))))
+    c.update()
     out.append(("a review with the analysis and the game report", c, None))
 
     c = Controller(storage=storage, analyst=Analyst())

@@ -1,4 +1,4 @@
-"""game.memory: the /proc readers behind --bench-memory. No byte counts are asserted (memory numbers
+"""game.window.memory: the /proc readers behind --bench-memory. No byte counts are asserted (memory numbers
 vary from machine to machine); only how the figures relate, which holds everywhere."""
 
 import os
@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from game import memory
+from game.window import memory
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads Linux's /proc")
 
@@ -71,7 +71,7 @@ def test_together_counts_shared_pages_once():
 RELEASE = """
 import os, sys
 import numpy as np
-from game import memory
+from game.window import memory
 
 took = memory.release_large_blocks_when_freed() if sys.argv[1] == "on" else None
 np.ones(16 * 2**20 // 8)  # a 16 MiB block comes and goes (by default glibc's threshold rises to it)

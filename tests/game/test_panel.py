@@ -10,10 +10,10 @@ import pytest
 from support import position, sq
 
 from engine import AMERICAN, INTERNATIONAL, Color
-from game import intents as it
-from game.controller import Controller
-from game.phases import Level, Result
-from game.settings import Notation
+from game.files.settings import Notation
+from game.modes import Level, Result
+from game.play import intents as it
+from game.play.machine import Controller
 from game.ui import Interface, compute_layout
 from game.ui import theme as th
 
@@ -227,6 +227,9 @@ def test_the_automatic_draw_line_shows_once_its_count_runs_and_says_move_or_move
     c = make(start=position("W", ["K46", "K47"], ["K5"], variant=INTERNATIONAL), variant=INTERNATIONAL)
     ui, _ = hits(c)
     assert "Automatic draw in 5 moves each" in all_text(ui), "the lone-king ending's count"
+    c = make(start=position("W", ["Kc1", "Ke1", "Kg1"], ["Kd8"]))  # kings only: every move counts from here
+    ui, _ = hits(c)
+    assert "Automatic draw in 40 moves each" in all_text(ui), "the 40-move count of a set-up king ending"
     c = make(start=position("B", ["Kh8", "Kb8"], ["Ka1", "Kg1"]))
     rng = random.Random(5)
     for _ in range(2 * 40 - 1):  # quiet king moves, never a position a third time
@@ -298,17 +301,17 @@ def test_a_new_game_starts_without_the_last_ones_focus_and_cursor(make):
     c = make(level="easy")
     ui = Interface((1280, 800))
     ui.render(c, 0.0)
-    home = c.cursor
+    home = c.hand.cursor
     c.handle(it.CursorMove(0, 1))
     c.handle(it.CursorMove(0, 1))
     while ui.focus != "btn:Play again":
         ui.move_focus(1)
-    assert c.cursor_visible and c.cursor != home
+    assert c.hand.cursor_visible and c.hand.cursor != home
     c.handle(ui.focused_intent())
     ui.render(c, 1.0)
-    assert ui.focus is None and not c.cursor_visible, "the new game starts with the board, no cursor shown"
+    assert ui.focus is None and not c.hand.cursor_visible, "the new game starts with the board, no cursor shown"
     c.handle(it.CursorMove(0, 1))
-    assert c.cursor_visible and c.cursor == home, "the first arrow shows the cursor at home"
+    assert c.hand.cursor_visible and c.hand.cursor == home, "the first arrow shows the cursor at home"
 
 
 def test_the_new_game_question_in_the_game_panel_and_on_the_mode_screen(make):
@@ -316,14 +319,14 @@ def test_the_new_game_question_in_the_game_panel_and_on_the_mode_screen(make):
     c.handle(it.PlayMoveFromList(c.legal_moves()[0]))
     c.handle(it.PlayAgain())
     ui, h = hits(c)
-    assert h["btn:Yes, new game"].intent == it.ConfirmNewGame() and h["btn:Keep playing"].intent == it.Cancel()
+    assert h["btn:Yes, new game"].intent == it.ConfirmLeave() and h["btn:Keep playing"].intent == it.Cancel()
     assert "Your game in progress counts as a loss at Hard." in all_text(ui)
     c.handle(it.Cancel())
     c.handle(it.ChangeMode())
     c.handle(it.StartGame(Level.EASY))
     ui, h = hits(c, (640, 480))
     yes = h["btn:Yes, new game"]
-    assert yes.intent == it.ConfirmNewGame() and h["btn:Keep that game"].intent == it.Cancel()
+    assert yes.intent == it.ConfirmLeave() and h["btn:Keep that game"].intent == it.Cancel()
     assert ui.layout.panel.contains(yes.rect), "asked at the top of the panel, in view"
 
 
@@ -338,7 +341,7 @@ def test_the_tables_square_numbers_are_on_empty_squares_and_readable(make, size,
     pieces = c.game.position.pieces()
     for square in range(1, variant.squares + 1):
         cell = h[f"cell:{square}"].rect
-        if square in pieces or square in c.targets():
+        if square in pieces or square in c.hand.targets(c.legal_moves()):
             assert square not in numbers, f"no number under the piece or the dot on {square}"
         else:
             assert square in numbers and cell.contains(numbers[square].rect), f"{square} written in its square"
@@ -347,7 +350,8 @@ def test_the_tables_square_numbers_are_on_empty_squares_and_readable(make, size,
 
 
 def test_resuming_shows_the_game_screen_with_the_engines_progress(storage):
-    from game.phases import Mode, Resuming
+    from game.modes import Mode
+    from game.play.phases import Resuming
 
     c = Controller(storage=storage)
     c.phase = Resuming("international", Mode(Level.MEDIUM, Color.WHITE))
@@ -358,3 +362,28 @@ def test_resuming_shows_the_game_screen_with_the_engines_progress(storage):
     assert "Preparing the rules engine…" in words and "Resuming your game…" in words
     assert not any(h.id.startswith(("level:", "rules:")) for h in ui.hits), "not the mode screen"
     assert {"view:angled", "view:top", "set:sound"} <= {h.id for h in ui.hits}
+
+
+@pytest.mark.parametrize("size", [(640, 480), (1024, 768), (1280, 800)])
+@pytest.mark.parametrize("white_score, words", [(24, "+0.24 White"), (-24, "+0.24 Black"), (0, "0.00 Even"),
+                                                (30000 - 9, "win 5 White")])
+def test_the_evaluation_bar_says_who_is_ahead_inside_its_strip(make, size, white_score, words):
+    from game.computer.analysis import Line
+    from game.play.studies import Study
+
+    c = make()
+    c.studies.analysis_on = True
+    shown = c.shown_position()
+    score = white_score if shown.turn is Color.WHITE else -white_score
+    c.studies.study = Study("analysis", ("game", 0), shown, line=Line(8, score, (), None))
+    ui = Interface(size)
+    ui.render(c, 0.0)  # (the strip comes with this frame's layout: drawn from the next)
+    ui.render(c, 0.0)
+    strip = ui.layout.side_strip
+    bar = next(w.rect for w in ui.widgets if w.what == "evaluation bar")
+    label = next(w for w in ui.widgets if w.what == "evaluation")
+    assert label.label == words
+    assert strip.contains(label.rect) and not label.rect.colliderect(bar), "the words are whole, beside the bar"
+    near = c.hand.near_color(c.variant, c.mode)
+    at_top = white_score != 0 and (white_score > 0) != (near is Color.WHITE)
+    assert (label.rect.bottom <= bar.top) == at_top, "at the end of the side ahead"

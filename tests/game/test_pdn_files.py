@@ -12,10 +12,11 @@ import pytest
 
 from engine import AMERICAN, INTERNATIONAL, Color
 from engine.pdn import read_file, read_text
-from game import files
-from game import intents as it
-from game.controller import Controller
-from game.phases import Browsing, HumanToMove, Level, Mode, Reviewing
+from game.files import pdn as files
+from game.modes import Level, Mode
+from game.play import intents as it
+from game.play.machine import Controller
+from game.play.phases import Browsing, HumanToMove, Reviewing
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "pdn"
 
@@ -58,7 +59,7 @@ def test_a_saved_game_opens_again_with_its_players_moves_and_result(make, storag
     read(other)
     assert isinstance(other.phase, Reviewing) and other.phase.under is None
     assert [m for m in other.game.moves] == c.game.moves and other.game.outcome == c.game.outcome
-    assert other.source.tags["White"] == "Checkers 3D (Hard)"
+    assert other.files.source.tags["White"] == "Checkers 3D (Hard)"
 
 
 def test_a_two_player_game_is_saved_with_numbered_players(make, games_folder):
@@ -97,6 +98,8 @@ def test_a_dropped_file_of_one_game_opens_at_once(make, tmp_path, opponent):
     c.handle(it.OpenFile(str(path)))
     assert opponent.cancels == 1 and not c.waiting_for_opponent
     read(c)
+    assert c.asking is not None, "the game against the computer counts: leaving it asks first"
+    c.handle(it.ConfirmLeave())
     assert isinstance(c.phase, Reviewing) and c.game.variant is INTERNATIONAL and len(c.game.moves) == 4
 
 
@@ -127,7 +130,7 @@ def test_a_truncated_file_keeps_the_moves_before_the_break(make, tmp_path):
     c.handle(it.OpenFile(str(path)))
     read(c)
     assert isinstance(c.phase, Reviewing) and len(c.game.moves) == 14
-    assert c.notice.startswith("Read 14 moves; then: game 1 (line 1): line 8: can't read")
+    assert c.notice.startswith("Read 14 moves; the rest can't be read. Line 8: can't read")
 
 
 def test_a_missing_or_huge_file_is_refused(make, tmp_path, monkeypatch):
@@ -157,12 +160,10 @@ def test_a_large_collection_lists_its_first_games(make, tmp_path, monkeypatch):
 def test_pasted_pdn_and_fen_open_and_copy_goes_out(make):
     c = make()
     played(c, "11-15 23-19")
-    c.handle(it.CopyPdn())
-    [game] = read_text(c.clipboard)
+    [game] = read_text(c.handle(it.CopyPdn()).clipboard)
     assert [pm.move for pm in game.moves] == c.game.moves and c.notice == "The game's PDN is on the clipboard"
     c.handle(it.ReviewStep(-1))
-    c.handle(it.CopyFen())
-    assert c.clipboard == c.game.positions[1].fen()
+    assert c.handle(it.CopyFen()).clipboard == c.game.positions[1].fen()
 
     c.handle(it.Pasted((DATA / "american-tricks-traps-and-shots.pdn").read_text(encoding="latin-1")))
     assert isinstance(c.phase, Browsing) and len(c.phase.listing.games) > 1 and not c.phase.listing.is_file
@@ -205,3 +206,16 @@ def test_a_game_opened_from_a_file_is_saved_as_read(storage, games_folder):
     assert again.result == "1/2-1/2" and again.tags["Event"] == "Alwick 1842"
     assert [pm.move for pm in again.moves] == c.game.moves
     assert path.name.endswith(" Hay, W. - Wyllie, J.pdn")  # a name does not end in a dot
+
+
+def test_what_cant_be_read_is_said_in_a_players_words_with_the_place(make):
+    c = make()
+    c.handle(it.Pasted("hello"))
+    assert c.notice.startswith("Can't open this game. Line 1: can't read 'hello' (expected a move such as")
+    assert c.notice.count("line 1") + c.notice.count("Line 1") == 1 and "game 1" not in c.notice
+    c.handle(it.Pasted("W:W37,99:Bxx"))
+    assert c.notice.startswith("That position can't be read: '99' is not within squares 1-50") and "FEN" not in c.notice
+    c.handle(it.Pasted('[GameType "21"]\n\n1. 11-15 23-19\n2. 9-14\n   22-13\n3. 14x23 27x18\n4. 5-9 *'))
+    assert isinstance(c.phase, Reviewing) and len(c.game.moves) == 3  # the moves before the wrong one
+    assert c.notice.startswith("Read 3 moves; the rest can't be read. Move 2... on line 5 can't be played: '22-13' is "
+                               "not a legal move here (White to move; legal: 22-17,")

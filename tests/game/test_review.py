@@ -9,10 +9,11 @@ from support import position
 from engine import AMERICAN, INTERNATIONAL, Color
 from engine.game import Game, Reason
 from engine.pdn import read_text
-from game import intents as it
-from game.controller import Controller
-from game.phases import GameOver, HumanToMove, Level, Mode, OpponentToMove, Reviewing
-from game.review import game_at
+from game.modes import Level, Mode
+from game.play import intents as it
+from game.play.machine import Controller
+from game.play.phases import GameOver, HumanToMove, OpponentToMove, Reviewing
+from game.play.review import game_at
 
 OPENING = "11-15 23-19 8-11 22-17 4-8 17-13 15-18".split()  # Black, White, ... (American)
 
@@ -52,7 +53,7 @@ def test_a_review_never_moves_a_piece(make):
     played(c, OPENING[:2])
     c.handle(it.ReviewStep(-1))
     c.handle(it.SquarePressed(next(iter(c.shown_position().pieces()))))
-    assert c.selected is None and len(c.game.moves) == 2 and "Play from here" in c.notice
+    assert c.hand.selected is None and len(c.game.moves) == 2 and "Play from here" in c.notice
 
 
 def test_the_computer_waits_during_a_review_and_is_asked_again_after(make, opponent):
@@ -75,7 +76,7 @@ def test_a_finished_game_is_reviewed_to_its_last_move_and_back_to_the_result(mak
     c.handle(it.ReviewStep(-1))
     c.handle(it.ReviewStep(1))
     assert isinstance(c.phase, Reviewing) and c.shown_ply() == 1  # the result card stays away
-    assert c.status() == "Review · Black wins: White has no move left"
+    assert c.status() == "Review · Black wins: White has no pieces left"
     c.handle(it.BackToGame())
     assert isinstance(c.phase, GameOver)
 
@@ -156,6 +157,9 @@ def test_leaving_a_game_against_the_computer_for_another_counts_as_a_loss(make, 
     c.handle(it.EditPosition())
     assert c.leaving_counts()
     c.handle(it.PlayFromHere(None))
-    assert storage.results()["american"]["hard"]["loss"] == 1 and "counts as a loss" in c.notice
+    assert c.asking is not None and c.asking.then == it.PlayFromHere(None), "asked first"
+    assert storage.results().get("american", {}).get("hard", {}).get("loss", 0) == 0
+    c.handle(it.ConfirmLeave())
+    assert storage.results()["american"]["hard"]["loss"] == 1 and c.mode == Mode() and not c.game.moves
     c.handle(it.Pasted("B:W18:B14"))  # two players: nothing to count
     assert storage.results()["american"]["hard"]["loss"] == 1

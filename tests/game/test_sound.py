@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pygame
 
-from game.sound import RATE, Sounds, waveforms
+from game.window.sound import RATE, Sounds, waveforms
 
 
 def test_every_effect_is_short_and_within_range():

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 import os
 
-from game.phases import Level, Result
-from game.settings import AnimationSpeed, Notation, Settings, View
-from game.storage import CONFIG_ENV_DIR, ENV_DIR, Storage, config_dir, data_dir
+from game.files.settings import AnimationSpeed, Notation, Settings, View
+from game.files.storage import CONFIG_ENV_DIR, ENV_DIR, Storage, config_dir, data_dir
+from game.modes import Level, Result
 
 
 def test_data_dir_can_be_overridden(tmp_path, monkeypatch):

@@ -5,9 +5,9 @@ from __future__ import annotations
 from engine import AMERICAN
 from engine import worker as w
 from engine.game import Game
+from game.computer.worker_opponent import WorkerOpponent
+from game.modes import Level, Mode
 from game.opponent import DrawAnswer, OpponentError, OpponentMove, OpponentStatus
-from game.phases import Level, Mode
-from game.worker_opponent import WorkerOpponent
 
 EASY, HARD = Mode(Level.EASY, AMERICAN.first_player), Mode(Level.HARD, AMERICAN.first_player)
 

@@ -11,11 +11,7 @@ from online_support import ServerProcess
 
 from engine import Color
 from engine.game import Game
-from game.online.client import Connected, GaveUp, Reconnecting, RoomClient, Unsent
-from game.online.clock import ClockSettings
-from game.online.protocol import Error, Joined, PlayMove, State, parse_link
-from game.online.server import EmbeddedServer
-from game.online.session import (
+from game.friend.session import (
     FRIEND_AWAY_LIMIT_S,
     DrawAgreed,
     FriendGame,
@@ -27,6 +23,10 @@ from game.online.session import (
     Resynced,
     RoomOpened,
 )
+from game.online.client import Connected, GaveUp, Reconnecting, RoomClient, Unsent
+from game.online.clock import ClockSettings
+from game.online.protocol import Error, Joined, PlayMove, State, parse_link
+from game.online.server import EmbeddedServer
 
 FAST = dict(backoff=(0.05, 0.3), ping_interval=2.0)
 

@@ -215,7 +215,7 @@ def test_a_link_carries_a_configured_server():
 
 def test_online_modules_import_neither_pygame_nor_moderngl():
     code = ("import sys, game.online.protocol, game.online.store, game.online.server, game.online.client, "
-            "game.online.session, game.online.load\n"
+            "game.friend.session, game.online.load\n"
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('pygame', 'moderngl')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
     assert out.stdout.strip() == "[]"

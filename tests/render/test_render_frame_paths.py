@@ -80,8 +80,57 @@ def test_partial_updates_of_the_still_picture_match_a_full_redraw(gl, fbo):
         r.release()
 
 
-def test_camera_motion_shows_a_reduced_picture_then_the_full_one_band_by_band(gl, fbo):
+def test_a_kept_target_gets_only_what_changed_and_shows_the_full_redraws_pixels(gl, fbo, monkeypatch):
+    """A window's back buffer keeps the last frame: each frame of a capture copies the still picture
+    only where pieces moved or the picture changed (a few percent of the view, where a copy of the
+    whole view costs a software renderer a few ms), and every frame shows what a full copy shows."""
+    from game.render.scene import BoardRenderer
+
+    copied = []  # the pixels of the still picture put into the target (a blit's or a drawn copy's scissor)
+    copy = gl.copy_framebuffer
+
+    def counting_copy(dst, src):
+        if dst is fbo:
+            copied.append(gl.scissor[2] * gl.scissor[3])
+        return copy(dst, src)
+
+    selected, moving, anim = capture_states()
+    kept = BoardRenderer(gl, samples=0, texture_pixels=512, software=True, motion_scale=1.0)
+    full = BoardRenderer(gl, samples=0, texture_pixels=512, software=True, motion_scale=1.0)
+    present = kept._present
+
+    def counting_present(colour, depth):
+        copied.append(gl.scissor[2] * gl.scissor[3])
+        return present(colour, depth)
+
+    monkeypatch.setattr(gl, "copy_framebuffer", counting_copy)
+    monkeypatch.setattr(kept, "_present", counting_present)
+    view = VIEWPORT.width * VIEWPORT.height
+    try:
+        kept.draw(selected, 0.0, VIEWPORT, target=fbo, kept=True)  # nothing kept yet: all of it
+        assert view in copied
+        frames = [i / 60 for i in range(int(anim.end_time * 60) + 12)]
+        for t in frames:
+            copied.clear()
+            kept.draw(moving, t, VIEWPORT, target=fbo, kept=True)
+            image = np.frombuffer(fbo.read(components=3), np.uint8).reshape(SIZE[1], SIZE[0], 3)
+            if t > 0.0 and t < anim.landed_time:  # the piece on its way: its boxes only
+                assert 0 < sum(copied) < 0.1 * view, (t, copied)
+            assert np.array_equal(image, draw(gl, full, moving, t, fbo)), t
+        copied.clear()
+        kept.draw(moving, frames[-1], VIEWPORT, target=fbo, kept=False)  # the target was drawn over
+        assert view in copied
+        assert gl.error == "GL_NO_ERROR"
+    finally:
+        kept.release()
+        full.release()
+
+
+def test_camera_motion_shows_a_reduced_picture_then_the_full_one_band_by_band(gl, fbo, monkeypatch):
+    from game.render.pictures import ViewCache
     from game.render.scene import BUILD_BANDS, BoardRenderer
+
+    monkeypatch.setattr(ViewCache, "adapt_scale", lambda *args: None)  # the scale stays, however slow the machine
 
     selected, _, _ = capture_states()
     r = BoardRenderer(gl, samples=4, texture_pixels=512, software=True, motion_scale=0.5)
@@ -106,6 +155,80 @@ def test_camera_motion_shows_a_reduced_picture_then_the_full_one_band_by_band(gl
         assert gl.error == "GL_NO_ERROR"
     finally:
         r.release()
+
+
+def test_a_kept_target_is_not_copied_the_same_reduced_picture_while_the_build_goes_on(gl, fbo, monkeypatch):
+    """After a camera move the frames that finish the cached pictures band by band show the reduced
+    picture of the last moving frame: a kept target has it already, and gets only the finished
+    still picture, once, on the frame after the last band."""
+    from game.render.pictures import ViewCache
+    from game.render.scene import BUILD_BANDS, BoardRenderer
+
+    monkeypatch.setattr(ViewCache, "adapt_scale", lambda *args: None)  # the scale stays, however slow the machine
+    selected, _, _ = capture_states()
+    r = BoardRenderer(gl, samples=4, texture_pixels=512, software=True, motion_scale=0.5)
+    r.build_budget_s = 0.0  # one band a frame
+    copies = []
+    copy = gl.copy_framebuffer
+    monkeypatch.setattr(gl, "copy_framebuffer", lambda dst, src: (copies.append(src) if dst is fbo else None,
+                                                                 copy(dst, src))[1])
+    turned = replace(selected, camera=Camera.preset("angled").orbited(20, 0))
+    try:
+        r.draw(selected, 0.0, VIEWPORT, target=fbo, kept=True)
+        r.draw(replace(selected, camera=Camera.preset("angled").orbited(40, 0)), 0.0, VIEWPORT, target=fbo, kept=True)
+        copies.clear()
+        r.draw(turned, 0.0, VIEWPORT, target=fbo, kept=True)  # the camera's last move: a new reduced picture
+        assert copies == [r._view.reduced.large_fbo]
+        frames = 0
+        while not r.is_settled:
+            r.draw(turned, 0.0, VIEWPORT, target=fbo, kept=True)
+            frames += 1
+            assert frames <= 2 * BUILD_BANDS + 2
+        assert frames > 2 and copies[1:] == [r._view.layers.still_colour_fbo], "the finished picture, once"
+        assert np.array_equal(draw(gl, r, turned, 0.0, fbo), fresh(gl, turned, 0.0, fbo))
+    finally:
+        r.release()
+
+
+def test_pieces_moving_while_the_pictures_are_rebuilt_update_a_kept_target_only_around_them(gl, fbo, monkeypatch):
+    """A move shown while the cached pictures are rebuilt after a camera move: each frame draws the
+    reduced picture again, and a kept target gets only the boxes where the pieces were and are,
+    which shows what a whole copy would."""
+    from game.render.pictures import ViewCache
+    from game.render.scene import BoardRenderer
+
+    monkeypatch.setattr(ViewCache, "adapt_scale", lambda *args: None)  # the scale stays, however slow the machine
+    selected, moving, anim = capture_states()
+    angled = Camera.preset("angled")
+    renderers = [BoardRenderer(gl, samples=4, texture_pixels=512, software=True, motion_scale=0.5) for _ in range(2)]
+    copied = []
+    copy = gl.copy_framebuffer
+
+    def counting_copy(dst, src):
+        if dst is fbo:
+            copied.append(gl.scissor[2] * gl.scissor[3])
+        return copy(dst, src)
+
+    try:
+        for r in renderers:
+            r.build_budget_s = 0.0  # one band a frame: the rebuild lasts the whole move
+            r._view.scale_now = 0.3  # the smallest picture a busy machine's dynamic resolution may reach
+            r.draw(replace(moving, camera=angled.orbited(20, 0), animation=None), 0.0, VIEWPORT, target=fbo)
+        monkeypatch.setattr(gl, "copy_framebuffer", counting_copy)
+        view = VIEWPORT.width * VIEWPORT.height
+        for i, t in enumerate(np.arange(0.0, anim.landed_time, 1 / 60)):
+            images = []
+            for r, kept in zip(renderers, (True, False), strict=True):
+                copied.clear()
+                r.draw(replace(moving, camera=angled), float(t), VIEWPORT, target=fbo, kept=kept and i > 0)
+                images.append(np.frombuffer(fbo.read(components=3), np.uint8).reshape(SIZE[1], SIZE[0], 3).copy())
+                if kept and i > 1:
+                    assert r._view.build is not None and 0 < sum(copied) < 0.2 * view, (t, copied)
+            assert np.array_equal(*images), t
+        assert gl.error == "GL_NO_ERROR"
+    finally:
+        for r in renderers:
+            r.release()
 
 
 def test_the_bench_scene_has_every_kind_of_frame():

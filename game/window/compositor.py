@@ -1,0 +1,133 @@
+"""Putting a frame on the window: the 3D board and the interface's changed parts, nothing more."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+BACKGROUND = (0.12, 0.12, 0.13)  # the window's background (linear RGB), around and behind the board
+
+
+class Compositor:
+    """Puts a frame on the window, drawing only what changed since the last one.
+
+    The interface surface is copied into a window-sized texture, a rectangle at a time where its
+    pixels changed; its opaque parts (the panel and the bars around the board) are put on screen
+    with a framebuffer blit, much cheaper for a software renderer than a blended textured quad.
+    Whatever the interface draws over the 3D view itself (the result card, a long status) is
+    blended over the board, so it is redrawn whenever the board is.
+
+    A frame where neither the board (its state, the camera, an animation, the renderer's own work
+    in progress) nor the interface changed draws nothing and is not flipped. While a page fills the
+    window (the help screen) the board is not drawn at all. When the driver keeps
+    the back buffer's pixels across a flip (Mesa's software renderers do; checked at start), a frame
+    redraws only the parts that changed; otherwise every drawn frame redraws everything.
+    """
+
+    def __init__(self, ctx, size: tuple[int, int]):
+        from game.render import Overlay
+
+        self.ctx = ctx
+        self.view_overlay = Overlay(ctx)
+        self.keeps_back_buffer = self._keeps_back_buffer()
+        self._layer: Any = None
+        self._layer_fbo: Any = None
+        self._board_key: tuple | None = None
+        self._full_page = False
+        self.resize(size)
+
+    def _keeps_back_buffer(self) -> bool:
+        """Whether the back buffer still holds the last frame after a flip: two flips of two
+        shades, then read back (a driver that swaps between two buffers would show the first)."""
+        import pygame
+
+        screen = self.ctx.screen
+        screen.use()
+        self.ctx.viewport, self.ctx.scissor = (0, 0, 1, 1), None
+        for colour in (tuple(v + 0.05 for v in BACKGROUND), BACKGROUND):  # close: no visible flash
+            self.ctx.clear(*colour)
+            pygame.display.flip()
+        pixel = screen.read(viewport=(0, 0, 1, 1), components=3)
+        return abs(pixel[0] - round(BACKGROUND[0] * 255)) <= 2
+
+    def resize(self, size: tuple[int, int]) -> None:
+        old = (self._layer, self._layer_fbo)
+        self.size = size
+        self.ctx.screen.use()  # moderngl rebinds the bound framebuffer after creating one
+        self._layer = self.ctx.texture(size, 4)
+        self._layer_fbo = self.ctx.framebuffer([self._layer])
+        self.ctx.screen.use()
+        for obj in old:
+            if obj is not None:
+                obj.release()
+        self.invalidate()
+
+    def invalidate(self) -> None:
+        """Redraw everything at the next frame (a resize, the window uncovered)."""
+        # a hash of each rectangle's pixels as last uploaded (the pixels themselves would keep a copy
+        # of the panel and the bars, 1.6 MB for a 1280x800 window; two 64-bit hashes agree by chance once in 2^64)
+        self._uploaded: dict[tuple, int] = {}
+        self._full = True
+        self._board_key = None
+        self._over_view = False
+
+    def draw(self, ui, renderer, state, view, now: float, ui_changed: bool) -> bool:
+        """Draw what changed in this frame into the back buffer; False when nothing did. ``ui`` is the
+        interface (``game.ui.Interface``), ``renderer`` the board renderer (None until it exists),
+        ``state`` the board's RenderState (None meanwhile) and ``view`` its Viewport."""
+        import moderngl
+        import pygame
+
+        from game.render import camera_at
+
+        if ui.full_page != self._full_page:  # a page opened or closed: everything is new
+            self._full_page = ui.full_page
+            self.invalidate()
+        full = self._full or not self.keeps_back_buffer
+        # the opaque parts: panel and bars, or the parts of the page over the whole window
+        regions = ui.help.regions() if ui.full_page else ui.layout.regions(False)
+        fresh = []  # rectangles of the interface whose pixels changed
+        if ui_changed or full:
+            for rect in (regions if full else [r for r in regions if r.collidelist(ui.redrawn) >= 0]):
+                key = tuple(rect)
+                pixels = pygame.image.tobytes(ui.surface.subsurface(rect), "RGBA", True)  # bottom row first
+                digest = hash(pixels)
+                if self._uploaded.get(key) != digest:
+                    self._uploaded[key] = digest
+                    self._layer.write(pixels, viewport=(rect.x, self.size[1] - rect.bottom, rect.width, rect.height))
+                    fresh.append(rect)
+        over_view = ui.over_view
+        board_key = None
+        if state is not None:
+            board_key = (replace(state, camera=camera_at(state.camera, now)), tuple(ui.layout.view))
+        board = not ui.full_page and (
+            full or board_key != self._board_key or (state is not None and state.animation is not None)
+            or (renderer is not None and not renderer.is_settled)
+            or over_view != self._over_view or (over_view and ui.layout.view.collidelist(ui.redrawn) >= 0))
+        if full:
+            fresh = regions
+        if not board and not fresh:
+            return False
+        ctx = self.ctx
+        ctx.screen.use()
+        if board:
+            if state is None:  # no renderer yet: the background where the board will be
+                ctx.viewport = ctx.scissor = view.gl()
+                ctx.clear(*BACKGROUND)
+                ctx.scissor = None
+            else:
+                # the back buffer holds the board as the renderer left it unless everything is drawn
+                # anew or something was blended over the board (then, or now)
+                kept = not full and not over_view and not self._over_view
+                renderer.draw(state, now, view, kept=kept)
+            if over_view:
+                rect = ui.layout.view
+                self.view_overlay.draw(ui.surface.subsurface(rect), tuple(rect), self.size)
+        ctx.viewport = (0, 0, *self.size)
+        for rect in fresh:
+            ctx.scissor = (rect.x, self.size[1] - rect.bottom, rect.width, rect.height)
+            ctx.copy_framebuffer(ctx.screen, self._layer_fbo)  # the blit obeys the scissor
+        ctx.scissor = None
+        ctx.disable(moderngl.BLEND)
+        self._full, self._board_key, self._over_view = False, board_key, over_view
+        return True

@@ -1,0 +1,175 @@
+"""The network evaluation: its inputs, the whole-number kernel against the float network it was
+rounded from, the accumulator kept move by move against one summed afresh, the search with a
+network, the weights file, and the trainer."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import numpy as np
+import pytest
+
+from engine import AMERICAN, INTERNATIONAL
+from engine import _network as N
+from engine import network as NW
+from engine.game import Game
+from engine.position import Position
+from engine.search import Limits, Searcher
+
+
+def _random_positions(variant, count, seed):
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        pos = Position.initial(variant)
+        for _ in range(rng.randint(0, 70)):
+            moves = pos.legal_moves()
+            if not moves:
+                break
+            pos = pos.play(rng.choice(moves))
+        out.append(pos)
+    return out
+
+
+def _random_net(variant, tmp_path, seed=3, hidden=(32, 16, 8)):
+    layers = [(w.astype(np.float64), b.astype(np.float64))
+              for w, b in NW._init([N.KINDS * variant.squares, *hidden, 1], np.random.default_rng(seed))]
+    layers[-1] = (4 * layers[-1][0], layers[-1][1])  # scores of a few men either way, as a trained one gives
+    path = tmp_path / f"{variant.name}-net.json"
+    NW.write_net(str(path), variant, layers, 200.0, "test", "random weights", {})
+    return layers, str(path)
+
+
+@pytest.mark.parametrize("variant", [AMERICAN, INTERNATIONAL])
+def test_inputs_are_the_pieces_seen_from_the_side_to_move(variant):
+    pos = Position.from_fen(variant, "W:WK1,5:B9" if variant is AMERICAN else "W:WK1,6:B11")
+    x = NW.inputs_of(variant, [pos.white], [pos.black], [pos.kings], [int(pos.turn)])[0]
+    squares = variant.squares
+    ours_king, ours_man, theirs = (1, 5, 9) if variant is AMERICAN else (1, 6, 11)
+    assert sorted(np.nonzero(x)[0]) == sorted([squares + ours_king - 1, ours_man - 1, 2 * squares + theirs - 1])
+    # Black to move sees the board turned: its man on the other side's square numbers, as "ours"
+    turned = Position.from_fen(variant, pos.fen().replace("W:", "B:", 1))
+    y = NW.inputs_of(variant, [turned.white], [turned.black], [turned.kings], [1])[0]
+    assert sorted(np.nonzero(y)[0]) == sorted([squares - theirs, 3 * squares + squares - ours_king,
+                                               2 * squares + squares - ours_man])
+
+
+@pytest.mark.parametrize("variant", [AMERICAN, INTERNATIONAL])
+def test_the_kernel_scores_as_the_float_network_it_was_rounded_from(variant, tmp_path):
+    layers, path = _random_net(variant, tmp_path)
+    net = NW.read_net(variant, path)
+    acc = np.zeros((2, N.MAX_HIDDEN), dtype=np.int16)
+    hidden = np.zeros((3, N.MAX_HIDDEN), dtype=np.int16)
+    errors, spread = [], []
+    for pos in _random_positions(variant, 150, seed=1):
+        whole = N.evaluate_position(np.uint64(pos.white), np.uint64(pos.black), np.uint64(pos.kings), int(pos.turn), net,
+                                    acc, hidden)
+        x = NW.inputs_of(variant, [pos.white], [pos.black], [pos.kings], [int(pos.turn)]).astype(np.float64)
+        exact = NW.forward(layers, x)[0][0] * 200.0
+        errors.append(whole - exact)
+        spread.append(exact)
+    assert np.std(spread) > 20  # the positions score differently, so agreement means something
+    # centi-men: what the rounding to whole numbers costs
+    assert np.mean(np.abs(errors)) < 5 and np.max(np.abs(errors)) < 15
+
+
+@pytest.mark.parametrize("variant", [AMERICAN, INTERNATIONAL])
+def test_the_accumulator_kept_move_by_move_is_the_one_summed_afresh(variant, tmp_path):
+    _, path = _random_net(variant, tmp_path, hidden=(64, 16, 8))
+    net = NW.read_net(variant, path)
+    rng = random.Random(7)
+    checked = 0
+    for _ in range(12):
+        game = Game(variant)
+        acc = np.zeros((2, 2, N.MAX_HIDDEN), dtype=np.int16)
+        pos = game.position
+        N.refresh(np.uint64(pos.white), np.uint64(pos.black), np.uint64(pos.kings), net, acc[0])
+        while not game.is_over and game.ply < 120:
+            pos = game.position
+            move = rng.choice(pos.legal_moves())
+            after = pos.play(move)
+            frm, to = (variant_bit(variant, sq) for sq in (move.start, move.end))
+            cap = sum(1 << variant_bit(variant, sq) for sq in move.captured)
+            was_king = (pos.kings >> frm) & 1
+            is_king = (after.kings >> to) & 1
+            N.update(acc[0], acc[1], net, int(pos.turn), frm, to, np.uint64(cap), np.uint64(pos.kings), was_king, is_king)
+            fresh = np.zeros((2, N.MAX_HIDDEN), dtype=np.int16)
+            N.refresh(np.uint64(after.white), np.uint64(after.black), np.uint64(after.kings), net, fresh)
+            assert np.array_equal(acc[1], fresh), (pos.fen(), pos.move_text(move))
+            acc[0] = acc[1]
+            game.play(move)
+            checked += 1
+    assert checked > 500
+
+
+def variant_bit(variant, square):
+    from engine._board import square_bit
+
+    return square_bit(variant, square)
+
+
+def test_a_searcher_plays_with_a_network_file_and_without_one(tmp_path):
+    _, path = _random_net(AMERICAN, tmp_path)
+    game = Game(AMERICAN)
+    with_net = Searcher(4, nets={"american": path}).search(game, Limits(depth=6))
+    linear = Searcher(4, nets={"american": "off"}).search(game, Limits(depth=6))
+    assert with_net.move in game.position.legal_moves() and linear.move in game.position.legal_moves()
+    # a different evaluation searches a different tree
+    assert (with_net.nodes, with_net.score) != (linear.nodes, linear.score)
+
+
+def test_a_bad_network_file_is_named(tmp_path):
+    bad = tmp_path / "bad-net.json"
+    bad.write_text(json.dumps({"variant": "international", "scale": 200, "layers": []}))
+    with pytest.raises(ValueError, match="bad-net.json.*not american"):
+        NW.read_net(AMERICAN, str(bad))
+    bad.write_text("{")
+    with pytest.raises(ValueError, match="bad-net.json: not a network weights file"):
+        NW.read_net(AMERICAN, str(bad))
+
+
+def test_training_learns_what_decides_the_result():
+    # positions whose result is decided by material: the network learns it from a few thousand
+    positions = _random_positions(AMERICAN, 1500, seed=2)
+    white = np.array([p.white for p in positions], dtype=np.uint64)
+    black = np.array([p.black for p in positions], dtype=np.uint64)
+    kings = np.array([p.kings for p in positions], dtype=np.uint64)
+    turn = np.array([int(p.turn) for p in positions], dtype=np.int64)
+    lead = np.array([p.white.bit_count() - p.black.bit_count() for p in positions])
+    result = np.where(lead > 0, 1.0, np.where(lead < 0, 0.0, 0.5))
+    data = {"white": white, "black": black, "kings": kings, "turn": turn, "result": result}
+    x = NW.inputs_of(AMERICAN, white, black, kings, turn)
+    target = NW.targets(AMERICAN, data, NW.DEFAULT_LAMBDA, 200.0)
+    assert np.array_equal(target, np.where(turn == 0, result, 1 - result))  # no scores: the result alone
+    layers, loss = NW.train(AMERICAN, x, target, hidden=(32, 16, 8), epochs=25, batch=256, lr=3e-3, holdout=0.2,
+                            seed=4, out=lambda _text: None)
+    mean = target.mean()
+    constant = -np.mean(target * np.log(mean) + (1 - target) * np.log(1 - mean))  # the best guess without the board
+    assert loss < 0.75 * constant
+
+
+def test_the_tools_run_from_games_to_a_network_a_match_player_uses(tmp_path, capsys):
+    from engine.__main__ import main as engine_main
+    from engine.match import Player, run_match
+
+    data, labelled, net = tmp_path / "am.npz", tmp_path / "am-l.npz", tmp_path / "am-net.json"
+    assert engine_main(["tune", "generate", "--variant", "american", "--games", "4", "--nodes", "300",
+                        "--out", str(data)]) == 0
+    with np.load(data) as d:
+        assert len(d["score"]) == len(d["result"]) > 100  # the self-play search's score of each position
+    assert engine_main(["tune", "label", "--variant", "american", "--data", str(data), "--nodes", "500",
+                        "--positions", "60", "--out", str(labelled)]) == 0
+    with np.load(labelled) as d:
+        assert len(d["score"]) == 60 and "tune label" in str(d["command"])
+    capsys.readouterr()
+    assert engine_main(["net", "train", "--variant", "american", "--data", str(data), "--hidden", "16", "8", "8",
+                        "--epochs", "3", "--batch", "64", "--out", str(net)]) == 0
+    assert "with search scores" in capsys.readouterr().out
+    doc = json.loads(net.read_text())
+    assert doc["variant"] == "american" and "net train" in doc["command"] and "tune generate" in doc["data"]
+    player = Player.parse(f"nodes=300,net={net},tt=1")
+    match = run_match(AMERICAN, player, Player.parse("nodes=300,net=off,tt=1"), games=2, seed=1)
+    assert len(match.games) == 2
+    with pytest.raises(ValueError, match="net="):
+        Player.parse("nodes=300,net=")
