@@ -373,9 +373,10 @@ THAI = Variant(
     aliases=("mak-hot", "makhos"),
 )
 
-# The rule sets the window offers today, in its order (its mode screen and Rules pages read this table)
+# The two rule sets the game was made for, in its order: the mode screen shows them first, the computer's
+# process warms up with them, and the endgame tables are built for them in the background
 VARIANTS = {v.name: v for v in (AMERICAN, INTERNATIONAL)}
-# The rest of the engine's rule sets (issue 25's "More rule sets"), and every rule set the engine plays
+# The rest of the rule sets (issue 25: the mode screen's "More rule sets"), and every rule set there is
 MORE_VARIANTS = {v.name: v for v in (BRAZILIAN, RUSSIAN, POOL, SPANISH, ITALIAN, CZECH, THAI)}
 ALL_VARIANTS = {**VARIANTS, **MORE_VARIANTS}
 

@@ -129,12 +129,6 @@ class PdnFiles:
 
         if pdn.variant is None or (pdn.error is not None and not pdn.moves):
             return Refused(f"Can't open this game. {problem_words(pdn.error) if pdn.error else ''}".strip(), said=True)
-        from engine import VARIANTS
-        from engine.pdn import GAME_TYPES
-
-        if pdn.variant.name not in VARIANTS:  # the engine reads it, but the window doesn't offer that game yet
-            return Refused(f"Can't open this game: {GAME_TYPES[pdn.variant.pdn_game_type]} is not among the games "
-                           "offered here", said=True)
         try:
             return pdn.to_game()
         except PdnError as err:
