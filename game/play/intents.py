@@ -262,6 +262,13 @@ class SubmitText:
 # --- the window's reports ------------------------------------------------------------------------
 
 @dataclass(frozen=True)
+class Greyed:
+    """A press on a greyed control (one that does nothing now): the notice says ``reason``, why."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
 class ClipboardUnavailable:
     """The window could not put the text it was given on the system clipboard."""
 
@@ -414,4 +421,4 @@ Intent = (SquarePressed | DragStarted | PieceDropped | Deselect | Cancel | Curso
           | HideKeys | ReviewStep | ReviewTo | BackToGame | PlayFromHere | ToggleAnalysis | Hint | AnalyzeGame
           | SaveGame | CopyPdn | CopyFen | PasteFromClipboard | Pasted | OpenFile | OpenBrowser | CloseBrowser
           | BrowserPage | OpenListedGame | EditPosition | ChooseTool | SetTurn | ClearBoard | StartPosition
-          | ClipboardUnavailable)
+          | ClipboardUnavailable | Greyed)

@@ -239,6 +239,7 @@ TRANSITIONS: dict[type, On] = {
     it.OpenListedGame: On((Browsing,), "_open_listed", NOT_BROWSING),
     # the window's reports
     it.ClipboardUnavailable: On((*EVERYWHERE, *QUESTIONS, ReadingHelp), "_clipboard_unavailable"),
+    it.Greyed: On(EVERYWHERE, "_greyed", "Nothing here can be pressed"),
 }
 
 
@@ -695,6 +696,10 @@ class Controller:
         game = self.game
         assert game is not None
         return self._apply(self.hand.drop(intent.start, intent.square, self.legal_moves(), game.position))
+
+    def _greyed(self, intent: it.Greyed) -> Refused:
+        """A greyed control pressed: it says why it does nothing now, as a refused move does."""
+        return Refused(intent.reason, said=True)
 
     def _deselect(self, intent: it.Deselect) -> None:
         self.hand.deselect()

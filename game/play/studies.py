@@ -73,14 +73,36 @@ class Studies:
         return self.why_no_analysis(phase) is None
 
     def can_hint(self, phase: Phase) -> bool:
-        return (self.analyst is not None and isinstance(phase, HumanToMove) and phase.mode.vs_computer
-                and not self.report_running)
+        return self.why_no_hint(phase) is None
+
+    def why_no_hint(self, phase: Phase) -> str | None:
+        """Why "Hint" does nothing now (None: it asks the computer)."""
+        if self.analyst is None:
+            return "The computer is not ready to give hints yet"
+        if not isinstance(phase, HumanToMove) or not phase.mode.vs_computer:
+            return "A hint is for your move in a game against the computer"
+        if self.report_running:
+            return "The computer is analysing the game: a hint once it is done"
+        return None
 
     def can_report(self, phase: Phase) -> bool:
         """Whether "Analyze game" can run: a game with moves, and the computer not thinking."""
+        return self.why_no_report(phase) is None
+
+    def why_no_report(self, phase: Phase) -> str | None:
+        """Why "Analyze game" does nothing now (None: it runs)."""
         p = in_game_of(phase)
-        return (self.analyst is not None and p is not None and bool(p.game.moves)
-                and not is_waiting_for_opponent(phase) and not self.report_running and not in_friend_game(phase))
+        if self.analyst is None or p is None:
+            return "The computer is not ready to analyse yet" if p is not None else "No game to analyse"
+        if in_friend_game(phase):
+            return NO_FRIEND_ANALYSIS
+        if not p.game.moves:
+            return "The game report needs a game with moves"
+        if self.report_running:
+            return "The game is being analysed"
+        if is_waiting_for_opponent(phase):
+            return "The computer is thinking: analyse the game once it has moved"
+        return None
 
     def current_report(self, game: Game | None) -> GameReport | None:
         """The game report of ``game`` (the game on screen), while its moves are still the ones analysed."""
@@ -104,16 +126,18 @@ class Studies:
         return Step()
 
     def hint(self, phase: Phase) -> Step | Refused:
-        if not self.can_hint(phase) or not isinstance(phase, HumanToMove) or self.analyst is None:
-            return Refused("A hint is for your move in a game against the computer")
+        why = self.why_no_hint(phase)
+        if why is not None or not isinstance(phase, HumanToMove) or self.analyst is None:
+            return Refused(why or "A hint is for your move in a game against the computer", said=True)
         self.analyst.analyze(phase.game, HINT_SECONDS)
         self.study = Study("hint", self._live_key(phase.game), phase.game.position, running=True)
         return Step()
 
     def analyze_game(self, phase: Phase) -> Step | Refused:
         p = in_game_of(phase)
-        if not self.can_report(phase) or p is None or self.analyst is None:
-            return Refused("The game report needs a game with moves, and the computer not thinking")
+        why = self.why_no_report(phase)
+        if why is not None or p is None or self.analyst is None:
+            return Refused(why or "No game to analyse", said=True)
         game = p.game
         self.analyst.analyze_game(game)
         self.study = None

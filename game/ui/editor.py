@@ -104,7 +104,8 @@ def _check(paint: Painter, c: Controller, editing: Editing, x, y, w) -> int:
 @section("play")
 def _play(paint: Painter, c: Controller, editing: Editing, x, y, w) -> int:
     top = y
-    ok = editing.setup.check().is_playable
+    check = editing.setup.check()
+    why = None if check.is_playable else "Can't play from here: " + "; ".join(check.problems)
     y += paint.heading(x, y, "Play from here")
     who = editing.setup.turn.label.capitalize()
     y += paint.wrapped(x, y, w, f"You play {who} (to move) against the computer, or two players", th.small_font(),
@@ -112,7 +113,7 @@ def _play(paint: Painter, c: Controller, editing: Editing, x, y, w) -> int:
     if c.leaving_counts():
         y += paint.wrapped(x, y, w, LEAVING, th.small_font(), th.ACCENT) + 4
     items: list[Item] = [
-        (LEVEL_TITLES[level], it.PlayFromHere(level), {"enabled": ok, "hit_id": f"from:{level}"}) for level in Level]
-    items += [("2 players", it.PlayFromHere(None), {"enabled": ok, "hit_id": "from:players"}),
+        (LEVEL_TITLES[level], it.PlayFromHere(level), {"why": why, "hit_id": f"from:{level}"}) for level in Level]
+    items += [("2 players", it.PlayFromHere(None), {"why": why, "hit_id": "from:players"}),
               ("Cancel", it.Cancel(), {"hit_id": "btn:cancel-edit"})]
     return y + paint.flow(x, y, w, items, h=30, f=th.small_font(), pad=10) - top

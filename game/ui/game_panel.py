@@ -12,6 +12,7 @@ import pygame
 from engine import coords_square
 from game.modes import Mode
 from game.play import intents as it
+from game.play.offers import OWN_TURN
 from game.play.phases import GameOver, InGame, Resuming, Reviewing
 
 from . import theme as th
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
     from engine import Piece
     from game.play.machine import Controller
 
+GAME_OVER = "The game is over"
 MOVE_LIST_ROWS = 6  # the move list shows at least this many rows (it scrolls)
 NUMBER_COLOUR = (235, 215, 180)  # square numbers on the table's dark squares
 
@@ -40,7 +42,7 @@ def game_screen(paint: Painter, c: Controller, play: InGame, loading: str | None
     size = c.variant.size
     if n == 2:
         room = paint.layout.panel.height - 2 * th.PAD - 60
-        table_w = max(14 * size, min(col_w, room - 150))
+        table_w = max(14 * size, min(col_w, max(room - 150, 224)))  # a short panel scrolls: keep the table usable
         first = [part("table", paint, c, play, table_w), part("controls", paint, c, play), part("players", paint, c, play)]
         return head, [first, [part("notes", paint, c), part("info", paint, c, play), *rest]]
     table_w = max(14 * size, min(224, col_w - 132))
@@ -169,17 +171,19 @@ def _controls(paint: Painter, c: Controller, play: InGame, x, y, w) -> int:
     top = y
     if c.confirming_resign:
         y += paint.label(x, y, "Resign this game?", th.body_font(), th.TEXT) + 6
-        return y + paint.flow(x, y, w, [("Yes, resign", it.ConfirmResign(), {"style": "danger"}),
-                                        ("Keep playing", it.Cancel(), {})]) - top
+        y += paint.flow(x, y, w, [("Yes, resign", it.ConfirmResign(), {"style": "danger"}),
+                                  ("Keep playing", it.Cancel(), {})])
+        paint.keep_in_view(pygame.Rect(x, top, w, y - top), "resign?")
+        return y - top
     if c.asking is not None:
         return part("leave?", paint, c, "Keep playing").draw(x, y, w)
     if isinstance(play, Reviewing):  # nothing to offer, undo or resign in a review
         items: list[Item] = [
             ("Play again", it.PlayAgain(), {}), ("Change mode", it.ChangeMode(), {}), ("Flip board", it.FlipBoard(), {})]
         return paint.flow(x, y, w, items, f=th.small_font(), pad=10)
-    can_offer = human and g.can_offer_draw()[0]
+    why_no_offer = c.offers.why_no_offer(c.turn_phase) if human or g.is_over else OWN_TURN
     paint.button((x, y, w, th.BUTTON_H), "Offer a draw with your next move", it.OfferDraw(),
-                 enabled=human and (can_offer or c.offers.armed), active=c.offers.armed, hit_id="btn:offer")
+                 why=why_no_offer, active=c.offers.armed, hit_id="btn:offer")
     y += th.BUTTON_H + th.GAP
     if c.offers.pending_for_player(c.turn_phase):
         paint.button((x, y, w, th.BUTTON_H), "Accept draw", it.AcceptDraw(), style="primary",
@@ -188,8 +192,8 @@ def _controls(paint: Painter, c: Controller, play: InGame, x, y, w) -> int:
     if play.mode.vs_friend:
         items = _friend_game_buttons(c, play)
     else:
-        items = [("Undo move", it.Undo(), {"enabled": c.offers.can_undo(c.in_game)}),
-                 ("Resign", it.Resign(), {"enabled": not g.is_over}),
+        items = [("Undo move", it.Undo(), {"why": c.offers.why_no_undo(c.in_game)}),
+                 ("Resign", it.Resign(), {"why": GAME_OVER if g.is_over else None}),
                  ("Play again", it.PlayAgain(), {}),
                  ("Change mode", it.ChangeMode(), {}),
                  ("Flip board", it.FlipBoard(), {})]
@@ -336,7 +340,13 @@ def _friend_game_buttons(c: Controller, play: InGame) -> list[Item]:
     can_rematch = (isinstance(c.turn_phase, GameOver) and c.friend_play.friend is not None and c.friend_play.friend.is_connected
                    and not c.friend_play.rematch_asked)
     rematch = "Rematch asked" if c.friend_play.rematch_asked else "Rematch (swap sides)"
-    return [("Resign", it.Resign(), {"enabled": not g.is_over and c.friend_play.connection == "connected"}),
-            (rematch, it.Rematch(), {"enabled": can_rematch, "hit_id": "btn:rematch"}),
+    resign = (GAME_OVER if g.is_over else None if c.friend_play.connection == "connected"
+              else "Not connected to the room: resign once the connection is back")
+    why_no_rematch = None if can_rematch else (
+        "Your friend has been asked for a rematch" if c.friend_play.rematch_asked
+        else "A rematch is asked for once the game is over" if not isinstance(c.turn_phase, GameOver)
+        else "Your friend is not in the room")
+    return [("Resign", it.Resign(), {"why": resign}),
+            (rematch, it.Rematch(), {"why": why_no_rematch, "hit_id": "btn:rematch"}),
             ("Change mode", it.ChangeMode(), {}),
             ("Flip board", it.FlipBoard(), {})]

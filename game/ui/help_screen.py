@@ -576,34 +576,56 @@ def _glyph(surface: pygame.Surface, r: pygame.Rect, kind: str) -> None:
 
 # --- the keys card ("?") ------------------------------------------------------------------------
 
+KEYS_TWO_COLUMNS_W = 1000  # a window at least this wide has the keys card in two columns
+KEYS_VIEW = "keys"  # the scroll view of the card's list
+
+
 def draw_keys_card(paint: Painter) -> None:
-    """The keys over the whole window, dimmed under it; any key or press closes it (``game.window.input``)."""
+    """The keys over the whole window, dimmed under it; any key or press closes it (``game.window.input``).
+    The list is in two columns on a wide window; what does not fit scrolls (the wheel, ↑ ↓, Page Up
+    and Page Down) between the title and the footer."""
     surface = paint.surface
     width, height = surface.get_size()
     dim = pygame.Surface((width, height), pygame.SRCALPHA)
     dim.fill((10, 12, 16, 170))
     surface.blit(dim, (0, 0))
-    card_w = min(620, width - 24)
-    f = th.small_font() if height < 560 or card_w < 520 else th.body_font()
+    columns = 2 if width >= KEYS_TWO_COLUMNS_W else 1
+    card_w = min(620 if columns == 1 else 1180, width - 24)
+    pad, gap = 18, 28
+    column_w = (card_w - 2 * pad - gap * (columns - 1)) // columns
+    f = th.small_font() if height < 560 or column_w < 520 else th.body_font()
     items: list[_Item] = []
-    pad = 18
-    y = pad + th.title_font().get_linesize() + 8
-    bottom = _key_rows(items, KEYS, pad, y, card_w - 2 * pad, f)
-    footer = "Any key or press closes this · F1: the Rules and Controls"
-    card_h = bottom + th.small_font().get_linesize() + pad
-    card = pygame.Rect(0, 0, card_w, min(card_h, height - 12))
+    per_column = (len(KEYS) + columns - 1) // columns
+    content_h = max(_key_rows(items, KEYS[i * per_column:(i + 1) * per_column], pad + i * (column_w + gap), 0,
+                              column_w, f) for i in range(columns))
+    small = th.small_font()
+    top = pad + th.title_font().get_linesize() + 8
+    footer_h = small.get_linesize() + 16
+    card = pygame.Rect(0, 0, card_w, min(top + content_h + footer_h, height - 12))
     card.center = (width // 2, height // 2)
     pygame.draw.rect(surface, th.PANEL, card, border_radius=th.RADIUS)
     pygame.draw.rect(surface, th.ACCENT, card, width=2, border_radius=th.RADIUS)
     surface.blit(th.text(th.title_font(), "Keys", th.TEXT), (card.x + pad, card.y + pad))
-    surface.set_clip(card.inflate(-4, -4))
-    for item in items:
-        match item:
-            case _Box(rect=rect, colour=colour, radius=radius):
-                pygame.draw.rect(surface, colour, rect.move(card.topleft), border_radius=radius)
-            case _Text(x=x, y=y, value=value, font=tf, colour=colour):
-                surface.blit(th.text(tf, value, colour), (card.x + x, card.y + y))
-    surface.set_clip(None)
-    img = th.text(th.small_font(), footer, th.MUTED)
-    surface.blit(img, img.get_rect(bottomright=(card.right - pad, card.bottom - 10)))
+    rows = pygame.Rect(card.x + 2, card.y + top, card.width - 4, card.height - top - footer_h)
+    with paint.scrolled(KEYS_VIEW, rows, content_h) as offset:
+        for item in items:
+            match item:
+                case _Box(rect=rect, colour=colour, radius=radius):
+                    pygame.draw.rect(surface, colour, rect.move(card.x, rows.y - offset), border_radius=radius)
+                case _Text(x=x, y=y, value=value, font=tf, colour=colour):
+                    img = th.text(tf, value, colour)
+                    surface.blit(img, (card.x + x, rows.y - offset + y))
+                    paint.note((card.x + x, rows.y - offset + y, img.get_width(), img.get_height()),
+                               f"keys:{value}", value, tf.get_height())
+    view = paint.views[KEYS_VIEW]
+    footer = "Any key or press closes this · F1: the Rules and Controls"
+    if view.scrollable:
+        footer = "Wheel, ↑ ↓: more keys · any other key or a press closes this · F1: the Rules and Controls"
+    lines = paint.lines(small, footer, card.width - 2 * pad, " · ")
+    if len(lines) > 1:  # too narrow for one line: the first part, which matters most here
+        footer = lines[0]
+    img = th.text(small, footer, th.MUTED)
+    at = img.get_rect(bottomright=(card.right - pad, card.bottom - 8))
+    surface.blit(img, at)
+    paint.note(at, "keys:footer", footer, small.get_height())
     paint.over_view = True

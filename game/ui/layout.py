@@ -11,6 +11,8 @@ BAR_H = 58  # the bars above and below the 3D board
 VIEW_ROW_H = 42  # the view buttons' own row above the status line, on a narrow board
 STACKED_BARS_W = 600  # a board narrower than this has the status line under the view buttons
 BOARD_ASPECT = 1.25  # the angled board on screen is about this much wider than tall
+BOARD_SHARE = 0.5  # the board beside the panel is at least this share of the window's width, else the panel goes below
+MIN_PANEL_BELOW_H = 120  # the panel under the board keeps at least this much of the window's height (it scrolls)
 
 
 @dataclass(frozen=True)
@@ -70,14 +72,23 @@ def _board_size(layout: Layout) -> float:
     return min(view.width, view.height * BOARD_ASPECT)
 
 
-def compute_layout(width: int, height: int, side: int = 0) -> Layout:
-    """The panel to the right of the board, or below it where that leaves the board larger (narrow or
-    portrait windows), as the specification has it; ``side``: a strip that wide left of the 3D view."""
+def compute_layout(width: int, height: int, side: int = 0, menu: bool = False) -> Layout:
+    """The panel to the right of the board, or below it (narrow or portrait windows), as the
+    specification has it: below where the board beside the panel would be under about half the
+    window's width (``BOARD_SHARE``: 640x480 has 300 px of board beside 340 of panel), or where
+    the panel below leaves the board larger; ``side``: a strip that wide left of the 3D view. With
+    ``menu`` (the mode screen, where the panel is what the player reads and the board only shows),
+    the panel below keeps 44% of the height, and goes there only where that leaves the board larger.
+    Below, the board takes at least 56% of the height, and on a wide window as much as it can
+    while the panel keeps ``MIN_PANEL_BELOW_H`` (its content scrolls)."""
     width, height = max(width, 200), max(height, 200)
     panel_w = min(MAX_PANEL_W, max(MIN_PANEL_W, int(width * 0.31)))
     beside = Layout(width, height, pygame.Rect(0, 0, width - panel_w, height),
                     pygame.Rect(width - panel_w, 0, panel_w, height), False, side)
-    board_h = int(min(width * 0.95, height * 0.56))
+    board_h = int(min(width * 0.95, height * 0.56 if menu else
+                      max(height * 0.56, min(width * 0.56, height - MIN_PANEL_BELOW_H))))
     below = Layout(width, height, pygame.Rect(0, 0, width, board_h),
                    pygame.Rect(0, board_h, width, height - board_h), True, side)
+    if beside.board.width < BOARD_SHARE * width and not menu:
+        return below
     return beside if _board_size(beside) >= _board_size(below) else below

@@ -62,8 +62,10 @@ def leave_question(paint: Painter, c: Controller, keep: str, x, y, w) -> int:
     else:
         cost = f"Your game in progress counts as a loss at {LEVEL_TITLES[mode.level] if mode.level is not None else ''}."
     y += paint.wrapped(x, y, w, cost, th.small_font(), th.MUTED) + 6
-    return y + paint.flow(x, y, w, [("Yes, open it" if opens else "Yes, new game", it.ConfirmLeave(), {"style": "danger"}),
-                                    (keep, it.Cancel(), {})]) - top
+    y += paint.flow(x, y, w, [("Yes, open it" if opens else "Yes, new game", it.ConfirmLeave(), {"style": "danger"}),
+                              (keep, it.Cancel(), {})])
+    paint.keep_in_view(pygame.Rect(x, top, w, y - top), "leave?")
+    return y - top
 
 
 @section("mode-title")

@@ -53,7 +53,8 @@ def board_overlays(paint: Painter, c: Controller, play: InGame | None) -> None:
     # Accept draw, the draw countdown
     items: list[Item] = []
     if not isinstance(play, Reviewing) and not play.game.is_over:
-        items.append(("Deselect", it.Deselect(), {"enabled": c.hand.selected is not None, "hit_id": "btn:deselect"}))
+        why = None if c.hand.selected is not None else "Nothing is selected: press a piece to select it"
+        items.append(("Deselect", it.Deselect(), {"why": why, "hit_id": "btn:deselect"}))
     if c.offers.pending_for_player(c.turn_phase):
         items.append(("Accept draw", it.AcceptDraw(), {"style": "primary", "hit_id": "btn:accept-board"}))
     left = c.moves_until_draw()
@@ -150,12 +151,14 @@ def _result_card(paint: Painter, c: Controller) -> None:
     if c.vs_friend:  # the friend's room: its next game, sides swapped, when both ask
         bw = min(190, (rect.width - 24 - th.GAP) // 2)
         bx = rect.centerx - bw - th.GAP // 2
-        enabled = c.friend_play.friend is not None and c.friend_play.friend.is_connected and not c.friend_play.rematch_asked
+        why = ("Your friend has been asked for a rematch" if c.friend_play.rematch_asked
+               else None if c.friend_play.friend is not None and c.friend_play.friend.is_connected
+               else "Your friend is not in the room")
         label = "Rematch asked" if c.friend_play.rematch_asked else "Rematch (swap sides)"
         if th.small_font().size(label)[0] > bw - 12:
             label = label.split(" (")[0]
         paint.button((bx, rect.bottom - 16 - th.BUTTON_H, bw, th.BUTTON_H), label, it.Rematch(),
-                     style="primary", enabled=enabled, hit_id="card:rematch")
+                     style="primary", why=why, hit_id="card:rematch")
     else:
         paint.button((bx, rect.bottom - 16 - th.BUTTON_H, bw, th.BUTTON_H), "Play again", it.PlayAgain(),
                      style="primary", hit_id="card:again")

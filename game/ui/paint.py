@@ -46,11 +46,17 @@ class Hit:
     enabled: bool = True
     clip: pygame.Rect | None = None
     views: tuple[str, ...] = ()
+    why: str | None = None  # a greyed control (not enabled): why it does nothing now
 
     @property
     def visible(self) -> pygame.Rect:
         """The part of it on screen."""
         return self.rect if self.clip is None else self.rect.clip(self.clip)
+
+    @property
+    def press(self) -> it.Intent:
+        """What a press on it sends: its intent, or for a greyed control the reason it does nothing."""
+        return self.intent if self.enabled or self.why is None else it.Greyed(self.why)
 
 
 @dataclass(frozen=True)
@@ -99,21 +105,28 @@ class Painter:
         self.over_view = False
         self.countdown: str | None = None
         self.review_row: int | None = None  # the move shown when the move list last followed a review
+        self.wants_view: tuple[pygame.Rect, str] | None = None  # what the panel scrolls to once (a question)
         self._clip: pygame.Rect | None = None  # where what is drawn now can be seen and pressed
         self._in_views: tuple[str, ...] = ()
 
     # --- recording ------------------------------------------------------------------------------
 
-    def add_hit(self, rect, intent: it.Intent, hit_id: str, enabled: bool = True) -> None:
+    def add_hit(self, rect, intent: it.Intent, hit_id: str, enabled: bool = True, why: str | None = None) -> None:
         """Make ``rect`` pressable (sending ``intent``), within the clipping and the scroll views of
-        what is being drawn."""
+        what is being drawn; not ``enabled``, a press says ``why`` (if given)."""
         if not self.measuring:
-            self.hits.append(Hit(pygame.Rect(rect), intent, hit_id, enabled, self._clip, self._in_views))
+            self.hits.append(Hit(pygame.Rect(rect), intent, hit_id, enabled, self._clip, self._in_views, why))
 
     def note(self, rect, what: str, label: str = "", font_px: int = 0) -> None:
         """Record a widget drawn at ``rect`` (for the layout tests)."""
         if not self.measuring:
             self.widgets.append(Widget(pygame.Rect(rect), what, self._clip, self._in_views, label, font_px))
+
+    def keep_in_view(self, rect, name: str) -> None:
+        """Ask for ``rect`` (as drawn now, in the panel) to be scrolled into view when it first
+        appears as ``name`` (a question asked): the interface scrolls the panel there once."""
+        if not self.measuring:
+            self.wants_view = pygame.Rect(rect), name
 
     # --- the panel's shape ----------------------------------------------------------------------
 
@@ -174,13 +187,15 @@ class Painter:
 
     def button(self, rect, label: str, intent: it.Intent, *, enabled: bool = True, active: bool = False,
                style: str = "normal", hit_id: str | None = None, font: pygame.font.Font | None = None,
-               greyed: bool = False) -> pygame.Rect:
-        """A button (``style``: normal, primary or danger; ``active``: lit); ``greyed``: drawn as one
-        that is not enabled, but pressable (its intent says why it does nothing now)."""
+               why: str | None = None) -> pygame.Rect:
+        """A button (``style``: normal, primary or danger; ``active``: lit). ``why``: it does nothing
+        now, for that reason: greyed (as one not ``enabled``), and a press says why. Tab passes
+        over both kinds."""
         rect = pygame.Rect(rect)
         hit_id = hit_id or f"btn:{label}"
-        hovered = enabled and not greyed and self.hover == hit_id
-        if not enabled or greyed:
+        enabled = enabled and why is None
+        hovered = enabled and self.hover == hit_id
+        if not enabled:
             bg, fg = th.BUTTON_DISABLED, th.TEXT_DISABLED
         elif active or style == "primary":
             bg, fg = th.ACCENT, th.ACCENT_TEXT
@@ -202,7 +217,7 @@ class Painter:
             img = th.text(f, line, fg)
             self.surface.blit(img, img.get_rect(midtop=(rect.centerx, y)))
             y += f.get_linesize()
-        self.add_hit(rect, intent, hit_id, enabled)
+        self.add_hit(rect, intent, hit_id, enabled, why)
         self.note(rect, hit_id, label, f.get_height())
         return rect
 

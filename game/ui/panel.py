@@ -28,7 +28,7 @@ from game.play.phases import Browsing, ConfirmingLeave, ReadingHelp, Resuming, R
 from . import common, editor, game_panel, mode_screen, online_screen, overlays, pdn_browser, study  # noqa: F401
 from . import theme as th
 from .column import SECTION_GAP, Placed, Section, arrange, column_height
-from .help_screen import HelpScreen, Scroll, draw_keys_card
+from .help_screen import KEYS_VIEW, HelpScreen, Scroll, draw_keys_card
 from .layout import Layout, compute_layout
 from .paint import Hit, Painter, Widget, screen_for
 
@@ -53,6 +53,7 @@ class Interface(Painter):
         super().__init__(pygame.Surface(size, pygame.SRCALPHA), layout)
         self.mouse: tuple[int, int] = (-1, -1)
         self.full_page = False  # the help screen fills the window: no board under it
+        self._menu = False  # the layout is the mode screen's (compute_layout's ``menu``)
         self.keys_shown = False  # the keys card ("?") is over everything
         self.help = HelpScreen()
         self.redrawn: list[pygame.Rect] = []  # what the last render() redrew
@@ -65,25 +66,30 @@ class Interface(Painter):
         self._bar_widgets: list[Widget] = []
         self._grab: _Grab | None = None
         self._screen: tuple | None = None  # _screen_key of what was last drawn
+        self._revealed: str | None = None  # the question last scrolled into view (Painter.keep_in_view)
 
     # --- queries --------------------------------------------------------------------------------
 
     def resize(self, size: tuple[int, int]) -> None:
-        self.layout = compute_layout(*size, side=self.layout.side)
+        self.layout = compute_layout(*size, side=self.layout.side, menu=self._menu)
         self.surface = pygame.Surface((self.layout.width, self.layout.height), pygame.SRCALPHA)
         self._panel_key = self._bars_key = None
 
     def _follow_evaluation(self, c: Controller) -> None:
-        """The strip for the evaluation bar beside the board, while it is shown."""
+        """The strip for the evaluation bar beside the board, while it is shown; the mode screen's
+        arrangement (its panel beside the board wherever that leaves the board as large)."""
         side = study.EVAL_STRIP_W if study.shows_evaluation(c) else 0
-        if side != self.layout.side:
-            self.layout = compute_layout(self.layout.width, self.layout.height, side=side)
+        menu = c.screen is Screen.MODE
+        if side != self.layout.side or menu != self._menu:
+            self._menu = menu
+            self.layout = compute_layout(self.layout.width, self.layout.height, side=side, menu=menu)
             self._panel_key = self._bars_key = None
 
     def hit_at(self, pos) -> Hit | None:
-        """The enabled hit under ``pos`` (the last drawn wins: overlays are drawn after the panel)."""
+        """The enabled or greyed hit under ``pos`` (the last drawn wins: overlays are drawn after the
+        panel); a greyed one's press (``Hit.press``) says why it does nothing now."""
         for h in reversed(self.hits):
-            if h.enabled and h.rect.collidepoint(pos) and (h.clip is None or h.clip.collidepoint(pos)):
+            if (h.enabled or h.why) and h.rect.collidepoint(pos) and (h.clip is None or h.clip.collidepoint(pos)):
                 return h
         return None
 
@@ -130,14 +136,22 @@ class Interface(Painter):
 
     def scroll_at(self, pos, dy: int) -> bool:
         """The wheel over ``pos``: scroll the innermost view there that can move ``dy`` pixels that way
-        (on the help screen, its page, wherever the pointer is)."""
+        (on the help screen, its page, and under the keys card, the card, wherever the pointer is)."""
         if self.full_page:
             return self.help.scroll.scroll_by(dy)
+        if self.keys_shown:  # the keys card lies over everything: it scrolls, nothing under it
+            keys = self.views.get(KEYS_VIEW)
+            return keys is not None and keys.scroll_by(dy)
         for name in reversed(self.view_order):
             view = self.views[name]
             if view.rect.collidepoint(pos) and view.scroll_by(dy):
                 return True
         return False
+
+    def keys_card_scrolls(self) -> bool:
+        """Whether the keys card is shown and too tall for the window (then it scrolls)."""
+        keys = self.views.get(KEYS_VIEW)
+        return self.keys_shown and keys is not None and keys.scrollable
 
     def grab(self, pos) -> bool:
         """A press that no button took: on a scrollbar it grabs the thumb (a press beside the thumb
@@ -194,6 +208,8 @@ class Interface(Painter):
             self.full_page = False
             self._panel_key = self._bars_key = self._page_key = None
         self.keys_shown = c.keys_shown and c.screen is Screen.GAME
+        if not self.keys_shown:  # the card opens at its top
+            self.views.pop(KEYS_VIEW, None)
         panel_key = (state, loading, self._offsets(), grabbed)
         # the status line's dots move while the computer thinks: only the bars redraw for them
         bars_key = (state, int(now * 3) if c.waiting_for_opponent else 0)
@@ -231,6 +247,19 @@ class Interface(Painter):
         return bool(self.redrawn)
 
     def _draw_panel(self, c: Controller, loading: str | None) -> None:
+        """Draw the panel; a question that has just appeared in it and lies out of view (the short
+        panel under the board at 640x480) is scrolled into view, and the panel drawn again."""
+        self._draw_panel_once(c, loading)
+        wanted, self.wants_view = self.wants_view, None
+        name = wanted[1] if wanted is not None else None
+        if name != self._revealed:
+            self._revealed = name
+            panel = self.views.get("panel")
+            if wanted is not None and panel is not None and panel.reveal(wanted[0].top, wanted[0].bottom):
+                self._draw_panel_once(c, loading)
+                self.wants_view = None
+
+    def _draw_panel_once(self, c: Controller, loading: str | None) -> None:
         self.hits = self._panel_hits = []
         self.widgets = self._panel_widgets = []
         self.view_order = []

@@ -165,9 +165,11 @@ def _games(paint: Painter, browsing: Browsing, x, y, w) -> int:
         first, last = page * PAGE + 1, min(len(games), (page + 1) * PAGE)
         paint.label(x, y + 8, f"{first}–{last} of {len(games)}", th.small_font(), th.MUTED)
         bw = 90
-        paint.button((x + w - 2 * bw - th.GAP, y, bw, 30), "◀ Previous", it.BrowserPage(-1), enabled=page > 0,
+        paint.button((x + w - 2 * bw - th.GAP, y, bw, 30), "◀ Previous", it.BrowserPage(-1),
+                     why=None if page > 0 else "This is the first page",
                    hit_id="browser:previous", font=th.small_font())
-        paint.button((x + w - bw, y, bw, 30), "Next ▶", it.BrowserPage(1), enabled=page < pages - 1,
+        paint.button((x + w - bw, y, bw, 30), "Next ▶", it.BrowserPage(1),
+                     why=None if page < pages - 1 else "This is the last page",
                    hit_id="browser:next", font=th.small_font())
         y += 30 + 4
     return y - 4 - top

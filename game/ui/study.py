@@ -13,6 +13,7 @@ from engine import Color
 from game.computer.analysis import men_ahead, score_words, white_view, winning_chance
 from game.modes import Level
 from game.play import intents as it
+from game.play.machine import NOT_WITH_FRIEND
 from game.play.phases import InGame, Reviewing, in_friend_game
 
 from . import theme as th
@@ -41,13 +42,15 @@ def review_section(paint: Painter, c: Controller, play: InGame, x, y, w) -> int:
     top = y
     y += paint.heading(x, y, "Review")
     ply, last = c.shown_ply(), len(game.moves)
-    arrows: list[tuple[str, it.Intent, str, bool]] = [
-        ("|◀", it.ReviewTo(0), "start", ply > 0), ("◀", it.ReviewStep(-1), "back", ply > 0),
-        ("▶", it.ReviewStep(1), "forward", ply < last), ("▶|", it.ReviewTo(None), "end", ply < last)]
+    back = None if ply > 0 else "This is the start of the game"
+    forward = None if ply < last else "This is the game's last move"
+    arrows: list[tuple[str, it.Intent, str, str | None]] = [
+        ("|◀", it.ReviewTo(0), "start", back), ("◀", it.ReviewStep(-1), "back", back),
+        ("▶", it.ReviewStep(1), "forward", forward), ("▶|", it.ReviewTo(None), "end", forward)]
     bw = min(56, (w - 3 * th.GAP) // 4)
-    for i, (label, intent, name, enabled) in enumerate(arrows):
-        paint.button((x + i * (bw + th.GAP), y, bw, 30), label, intent, enabled=enabled, hit_id=f"review:{name}",
-                   font=th.body_font())
+    for i, (label, intent, name, why) in enumerate(arrows):
+        paint.button((x + i * (bw + th.GAP), y, bw, 30), label, intent, why=why, hit_id=f"review:{name}",
+                     font=th.body_font())
     y += 30 + 4
     y += paint.wrapped(x, y, w, "Home, PageUp, PageDown, End; or press a move", th.small_font(), th.MUTED)
     if not reviewing:
@@ -62,9 +65,10 @@ def review_section(paint: Painter, c: Controller, play: InGame, x, y, w) -> int:
                      th.MUTED) + 4
     if c.leaving_counts():
         y += paint.wrapped(x, y, w, LEAVING, th.small_font(), th.ACCENT) + 4
-    items = [(LEVEL_TITLES[level], it.PlayFromHere(level), {"enabled": not over, "hit_id": f"from:{level}"})
+    why = "The game is over in this position" if over else None
+    items = [(LEVEL_TITLES[level], it.PlayFromHere(level), {"why": why, "hit_id": f"from:{level}"})
              for level in Level]
-    items.append(("2 players", it.PlayFromHere(None), {"enabled": not over, "hit_id": "from:players"}))
+    items.append(("2 players", it.PlayFromHere(None), {"why": why, "hit_id": "from:players"}))
     y += paint.flow(x, y, w, items, h=30, f=th.small_font(), pad=10)
     if play.under is not None:
         y += th.GAP
@@ -81,11 +85,12 @@ def engine_section(paint: Painter, c: Controller, play: InGame, x, y, w) -> int:
     y += paint.heading(x, y, "Computer analysis")
     # not offered (a game against the computer going on: a Hint there): greyed, and saying why when pressed
     analyze = {"active": c.studies.analysis_on, "hit_id": "btn:analyze",
-               "greyed": not c.studies.analysis_on and not c.studies.can_analyze(c.phase)}
+               "why": None if c.studies.analysis_on else c.studies.why_no_analysis(c.phase)}
     items: list[Item] = [("Analyze", it.ToggleAnalysis(), analyze)]
     if play.mode.vs_computer and not isinstance(play, Reviewing) and not play.game.is_over:
-        items.append(("Hint", it.Hint(), {"enabled": c.studies.can_hint(c.phase), "hit_id": "btn:hint"}))
-    items.append(("Analyze game", it.AnalyzeGame(), {"enabled": c.studies.can_report(c.phase), "hit_id": "btn:analyze-game"}))
+        items.append(("Hint", it.Hint(), {"why": c.studies.why_no_hint(c.phase), "hit_id": "btn:hint"}))
+    items.append(("Analyze game", it.AnalyzeGame(), {"why": c.studies.why_no_report(c.phase),
+                                                     "hit_id": "btn:analyze-game"}))
     y += paint.flow(x, y, w, items, h=30, f=th.small_font(), pad=10)
     study = c.studies.study
     if study is None:
@@ -203,12 +208,12 @@ def files_section(paint: Painter, c: Controller, x, y, w) -> int:
     position."""
     top = y
     y += paint.heading(x, y, "Games and positions")
-    free = not in_friend_game(c.phase)  # a game with a friend keeps the screen until it is over
+    busy = NOT_WITH_FRIEND if in_friend_game(c.phase) else None  # a friend's game keeps the screen until it is over
     items: list[Item] = [("Save game", it.SaveGame(), {"hit_id": "btn:save"}),
              ("Copy PDN", it.CopyPdn(), {"hit_id": "btn:copy-pdn"}),
              ("Copy FEN", it.CopyFen(), {"hit_id": "btn:copy-fen"}),
-             ("Open a game…", it.OpenBrowser(), {"hit_id": "btn:open", "enabled": free}),
-             ("Set up a position", it.EditPosition(), {"hit_id": "btn:edit", "enabled": free})]
+             ("Open a game…", it.OpenBrowser(), {"hit_id": "btn:open", "why": busy}),
+             ("Set up a position", it.EditPosition(), {"hit_id": "btn:edit", "why": busy})]
     return y + paint.flow(x, y, w, items, h=30, f=th.small_font(), pad=10) - top
 
 

@@ -259,7 +259,7 @@ class App:
                 self._waiting_start = it.JoinRoom(self.controller.phase.text)  # joining needs the rules engine
             case (it.ChooseRules() | it.ToggleMoreRules() | it.ToggleSetting() | it.DismissNotes() | it.OpenHelp()
                   | it.CloseHelp() | it.GoToSection() | it.ShowKeys() | it.HideKeys() | it.OpenJoin() | it.TypeText()
-                  | it.EditText() | it.SubmitText() | it.EditServer() | it.RegisterLinks()):
+                  | it.EditText() | it.SubmitText() | it.EditServer() | it.RegisterLinks() | it.Greyed()):
                 self._carry_out(self.controller.handle(intent))
             case it.Cancel() if self.controller.screen is Screen.HELP:
                 self._carry_out(self.controller.handle(intent))

@@ -38,6 +38,8 @@ from game.window import clipboard
 
 DRAG_PIXELS = 6  # how far the pointer moves before a press becomes a drag
 WHEEL_PIXELS = 48  # one notch of the wheel scrolls the panel this far
+KEYS_CARD_SCROLL = {pygame.K_UP: -WHEEL_PIXELS, pygame.K_DOWN: WHEEL_PIXELS, pygame.K_PAGEUP: -240,
+                    pygame.K_PAGEDOWN: 240}  # the keys that scroll the keys card ("?"), and how far
 
 
 @dataclass(frozen=True)
@@ -131,8 +133,10 @@ class Input:
         elif t == pygame.MOUSEMOTION:
             self.ui.mouse = e.pos
             self._motion(e, out)
+        elif self.ui.keys_shown and t == pygame.KEYDOWN and e.key in KEYS_CARD_SCROLL and self.ui.keys_card_scrolls():
+            self.ui.scroll_at((0, 0), KEYS_CARD_SCROLL[e.key])  # a card too tall for the window scrolls
         elif self.ui.keys_shown and (t == pygame.KEYDOWN or (t == pygame.MOUSEBUTTONDOWN and e.button in (1, 2, 3))):
-            out.append(it.HideKeys())  # any key or press closes the keys, and does nothing else
+            out.append(it.HideKeys())  # any other key or press closes the keys, and does nothing else
         elif t == pygame.MOUSEBUTTONDOWN and e.button in (1, 2, 3):
             self.ui.mouse = e.pos
             if e.button == 1:
@@ -147,7 +151,7 @@ class Input:
         elif t == pygame.MOUSEWHEEL:
             pos = pygame.mouse.get_pos()
             steps = e.precise_y if hasattr(e, "precise_y") else e.y
-            if not self.ui.full_page and self.ui.layout.board.collidepoint(pos):
+            if not self.ui.full_page and not self.ui.keys_shown and self.ui.layout.board.collidepoint(pos):
                 out.append(Zoom(steps))
             else:
                 self.ui.scroll_at(pos, round(-steps * WHEEL_PIXELS))
@@ -172,7 +176,7 @@ class Input:
         self._press = None
         hit = self.ui.hit_at(pos)
         if hit is not None:
-            out.append(self._pressed(hit.intent))
+            out.append(self._pressed(hit.press))
             return
         if self.ui.grab(pos):
             self._press = _Press("scroll", pos, None, False)

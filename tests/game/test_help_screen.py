@@ -521,3 +521,43 @@ def test_a_diagram_picture_is_made_once_per_size():
     assert dg.diagram_picture(d, AMERICAN, 240) is dg.diagram_picture(d, AMERICAN, 240)
     assert dg.diagram_picture(d, AMERICAN, 300).get_width() > 240
 
+
+
+@pytest.mark.parametrize("size", SIZES + [(600, 900), (1080, 1920)])
+def test_every_key_of_the_keys_card_can_be_read_and_the_footer_covers_none(make, size):
+    """Issue 24 (1): the card stopped at "Ctrl+C, Ctrl+Shift+C" at 1280x800 and the footer lay over the
+    last row. Every key's cap and words come wholly into view with the wheel, and the footer stays
+    clear of every row shown."""
+    c = make()
+    c.handle(it.ShowKeys())
+    ui = render(c, size)
+    seen: set[str] = set()
+    for _ in range(60):
+        shown = [w for w in ui.widgets if w.what.startswith("keys:") and w.what != "keys:footer"]
+        footer = next(w for w in ui.widgets if w.what == "keys:footer")
+        assert ui.surface.get_rect().contains(footer.rect), size
+        for w in shown:
+            assert not footer.rect.colliderect(w.visible), f"{size}: the footer covers {w.label!r}"
+            if w.visible == w.rect:
+                seen.add(w.label)
+        if not ui.scroll_at(ui.surface.get_rect().center, WHEEL_PIXELS):
+            break
+        ui.render(c, 0.0)
+    for k in KEYS:
+        assert k.label.split()[0] in " ".join(seen), f"{size}: {k.label!r} never comes into view"
+        assert k.action.split()[-1] in " ".join(seen), f"{size}: the end of {k.action!r} never comes into view"
+
+
+def test_the_wheel_scrolls_the_keys_card_not_the_board(events, make):
+    c = make()
+    c.handle(it.ShowKeys())
+    ui = render(c, (640, 480))
+    inp = Input(ui, lambda x, y: (None, False), lambda square: False)
+    board = ui.layout.view.center
+    pygame.mouse.set_pos(board)
+    pygame.event.post(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=-1, precise_x=0.0, precise_y=-1.0, flipped=False))
+    key(pygame.K_DOWN)
+    assert inp.poll() == [], "no zoom of the board under the card, and ↓ scrolls rather than closes it"
+    assert ui.views["keys"].offset == 2 * WHEEL_PIXELS and ui.keys_shown
+    key(pygame.K_a, "a")
+    assert inp.poll() == [it.HideKeys()]

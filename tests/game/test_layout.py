@@ -22,6 +22,7 @@ from game.play.editor import Setup
 from game.play.machine import Controller
 from game.play.phases import EnteringLink, EnteringServer, GameOver, JoiningRoom, Resuming, WaitingForFriend
 from game.ui import Interface
+from game.ui.layout import BOARD_ASPECT
 from game.ui.paint import Hit
 
 SIZES = [(640, 480), (800, 600), (1000, 700), (1024, 768), (1280, 800), (1920, 1080),
@@ -282,7 +283,7 @@ def test_no_overlaps_and_everything_reachable_at_every_size(variant, make, oppon
                 if hit.views and not hit.id.startswith("cell:"):
                     reachable(ui, c, loading, hit, what)
                     check_layout(ui, f"{what}, scrolled to {hit.id}")
-                else:
+                elif hit.visible.width and hit.visible.height:  # a square scrolled away (640x480) is not shown
                     assert ui.surface.get_rect().contains(hit.visible), f"{what}: {hit.id}"
 
 
@@ -359,15 +360,28 @@ def test_tab_scrolls_the_focused_button_into_view(make):
     assert ui.layout.panel.contains(sound.rect) and ui.focused_intent() == it.ToggleSetting("sound")
 
 
-def test_the_side_panel_goes_below_the_board_only_where_that_leaves_the_board_larger():
+def test_the_panel_goes_below_the_board_where_beside_it_the_board_would_be_under_half_the_window():
+    """Issue 24 (4): at 640x480 the board was 300 px beside a 340 px panel. Beside the panel the
+    board is at least half the window's width; below it (narrow and portrait windows) the 3D board
+    is at least half the window in one dimension, and the panel keeps a strip that scrolls."""
     from game.ui import compute_layout
+    from game.ui.layout import _board_size
 
-    for size in [(640, 480), (800, 600), (1280, 800)]:
-        layout = compute_layout(*size)
-        assert not layout.narrow and layout.panel.x == layout.board.right, size
-    for size in [(760, 1000), (600, 900), (1080, 1920)]:
+    for size in [(640, 480), (660, 500), (600, 900), (760, 1000), (640, 960), (1080, 1920)]:
         layout = compute_layout(*size)
         assert layout.narrow and layout.panel.y == layout.board.bottom, size
+        assert layout.panel.height >= 100 and layout.panel.bottom == size[1], size
+    for size in [(700, 500), (800, 600), (1024, 768), (1280, 800), (1920, 1080)]:
+        layout = compute_layout(*size)
+        assert not layout.narrow and layout.panel.x == layout.board.right, size
+    for width in range(640, 2000, 40):
+        for height in range(480, 2000, 40):
+            layout = compute_layout(width, height)
+            if layout.narrow:
+                assert _board_size(layout) >= min(width, height) / 2, (width, height)
+            else:
+                assert layout.board.width >= width / 2, f"{width}x{height}: the board is narrower than the panel"
+            assert _board_size(layout) >= 0.45 * min(width, height * BOARD_ASPECT), (width, height)
 
 
 def test_arrange_gives_the_leftover_to_fill_sections_and_drops_optional_ones_that_do_not_fit():
@@ -384,3 +398,19 @@ def test_arrange_gives_the_leftover_to_fill_sections_and_drops_optional_ones_tha
     assert [(p.section.name, p.y, p.h) for p in placed] == [("a", 0, 100), ("spacer", 110, 10), ("b", 130, 40)]
     placed = arrange([(a, 300), (spacer, 0), (b, 40)], 170, gap=10)
     assert placed[-1].y + placed[-1].h == 360, "too tall: the column scrolls"
+
+
+@pytest.mark.parametrize("size", [(640, 480), (660, 500)])
+def test_the_mode_screen_keeps_its_panel_beside_where_the_game_puts_it_below(size, make):
+    """The mode screen is read, not played on: at 640x480 its panel stays beside the board, so the
+    levels are on the first screen without scrolling; the game there puts the panel below."""
+    c = Controller()
+    ui = drawn(size, c, None)
+    ui.render(c, 0.0)
+    assert not ui.layout.narrow
+    for level in ("level:easy", "level:medium", "level:hard"):
+        hit = next(h for h in ui.hits if h.id == level)
+        assert ui.surface.get_rect().contains(hit.rect), level
+    game = make()
+    ui.render(game, 0.0)
+    assert ui.layout.narrow, "in the game, the board first"

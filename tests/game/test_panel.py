@@ -370,3 +370,79 @@ def test_the_evaluation_bar_says_who_is_ahead_inside_its_strip(make, size, white
     near = c.hand.near_color(c.variant, c.mode)
     at_top = white_score != 0 and (white_score > 0) != (near is Color.WHITE)
     assert (label.rect.bottom <= bar.top) == at_top, "at the end of the side ahead"
+
+
+def press_greyed(c, ui, hit_id: str):
+    """Press the greyed control ``hit_id`` as the pointer does: what it sends, and the notice."""
+    hit = next(h for h in ui.hits if h.id == hit_id)
+    pressed = ui.hit_at(hit.rect.center)
+    assert pressed is hit and not hit.enabled, f"{hit_id}: a press on a greyed control finds it"
+    out = c.handle(pressed.press)
+    return out
+
+
+def test_the_draw_offer_greyed_by_the_re_offer_rule_says_why_when_pressed(make, opponent):
+    """Issue 24 (3): after the computer declined, "Offer a draw with your next move" was greyed and
+    a press on it said nothing."""
+    c = make(level="easy", start=position("B", ["Kh8", "Kh6"], ["Ka1", "Kc1"]))
+    c.handle(it.OfferDraw())
+    c.handle(it.SquarePressed(sq("a1")))
+    c.handle(it.SquarePressed(sq("b2")))
+    opponent.answer_draw(False)
+    c.update()
+    opponent.reply_first_legal()  # a king's move: the re-offer rule holds
+    c.update()
+    ui, h = hits(c)
+    assert h["btn:offer"].why and not h["btn:offer"].enabled
+    assert not c.game.can_offer_draw()[0]
+    out = press_greyed(c, ui, "btn:offer")
+    assert c.notice == h["btn:offer"].why and out.sounds == ("illegal",) and not c.offers.armed
+    assert c.notice == "Your draw offer was declined: you can offer again once a man moves or a piece is captured"
+
+
+def test_every_greyed_control_says_why_when_pressed_and_tab_passes_over_it(make, opponent):
+    def start():
+        return make(level="easy")
+
+    def computer_thinking():
+        c = make(level="easy")
+        c.handle(it.PlayMoveFromList(c.legal_moves()[0]))
+        return c
+
+    def review_at_start():
+        c = make()
+        c.handle(it.PlayMoveFromList(c.legal_moves()[0]))
+        c.handle(it.ReviewTo(0))
+        return c
+
+    def resigned():
+        c = make()
+        c.handle(it.PlayMoveFromList(c.legal_moves()[0]))
+        c.handle(it.Resign())
+        c.handle(it.ConfirmResign())
+        return c
+
+    seen: set[str] = set()
+    for state in (start, computer_thinking, review_at_start, resigned):
+        for size in ((1280, 800), (640, 480)):
+            c = state()
+            ui, h = hits(c, size)
+            greyed = [x for x in h.values() if not x.enabled and not x.id.startswith("cell:")]
+            assert greyed, state.__name__
+            for hit in greyed:
+                what = f"{state.__name__} {size}: {hit.id}"
+                assert hit.why and hit.why[0].isupper(), f"{what} is greyed without a reason"
+                ui.reveal(hit.id)
+                ui.render(c, 0.0)
+                before = c.phase
+                out = press_greyed(c, ui, hit.id)
+                assert c.notice == hit.why and out.sounds == ("illegal",) and c.phase is before, what
+                seen.add(hit.id)
+            ui.render(c, 0.0)
+            order = []
+            for _ in range(len(ui.hits) + 1):
+                ui.move_focus(1)
+                order.append(ui.focus)
+            assert not {x.id for x in greyed} & set(order), f"{state.__name__}: Tab stops on a greyed control"
+    assert {"btn:Undo move", "btn:deselect", "btn:offer", "btn:analyze", "btn:hint", "btn:analyze-game",
+            "review:start", "review:back", "btn:Resign"} <= seen, seen

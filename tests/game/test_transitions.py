@@ -45,7 +45,7 @@ INTENT_KINDS = typing.get_args(it.Intent)
 
 
 def test_every_phase_and_intent_kind_has_a_listed_transition_or_a_refusal_with_a_reason():
-    assert len(PHASE_KINDS) == 17 and len(INTENT_KINDS) == len(TRANSITIONS) == 62
+    assert len(PHASE_KINDS) == 17 and len(INTENT_KINDS) == len(TRANSITIONS) == 64
     for row in TRANSITIONS.values():
         assert set(row.phases) <= set(PHASE_KINDS), row
         assert hasattr(Controller, row.apply), row.apply
@@ -139,6 +139,7 @@ def an_intent(kind: type, tmp_path: Path) -> it.Intent:
         it.ReviewTo: it.ReviewTo(0), it.PlayFromHere: it.PlayFromHere(None), it.Pasted: it.Pasted("B:W18:B14"),
         it.OpenFile: it.OpenFile(str(pdn)), it.BrowserPage: it.BrowserPage(1), it.OpenListedGame: it.OpenListedGame(0),
         it.ChooseTool: it.ChooseTool(Tool.ERASE), it.SetTurn: it.SetTurn(Color.WHITE), it.GoToSection: it.GoToSection("kings"),
+        it.Greyed: it.Greyed("The game is over"),
     }
     return samples.get(kind) or kind()
 
