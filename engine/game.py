@@ -95,6 +95,7 @@ class Reason(enum.StrEnum):
     REPETITION = "repetition"
     MOVE_LIMIT = "move_limit"
     ENDGAME_RULE = "endgame_rule"
+    TIME = "time"  # the loser's clock ran out (an online game's, kept by the room server)
 
 
 @dataclass(frozen=True)
@@ -284,6 +285,11 @@ class Game:
         self._check_not_over(f"{Color(color).label} can't resign")
         self._ending = Outcome(Color(color).opponent, Reason.RESIGNATION)
 
+    def time_out(self, color: Color) -> None:
+        """``color``'s clock ran out: it loses on time."""
+        self._check_not_over(f"{Color(color).label} can't lose on time")
+        self._ending = Outcome(Color(color).opponent, Reason.TIME)
+
     # --- draw offers ----------------------------------------------------------------------------
 
     @property
@@ -321,12 +327,13 @@ class Game:
 
     def to_dict(self) -> dict:
         """The record as JSON-safe data: variant, start FEN, moves as text, the draw-offer flag of each
-        move, and a resignation or agreement. :meth:`from_dict` reads it back."""
+        move, and a resignation or agreement (and ``timed_out``, the side whose clock ran out, in a
+        game lost on time). :meth:`from_dict` reads it back."""
         resigned = None
         if self._ending is not None and self._ending.reason is Reason.RESIGNATION:
             assert self._ending.winner is not None
             resigned = self._ending.winner.opponent.label
-        return {
+        record = {
             "variant": self.variant.name,
             "start": self.start.fen(),
             "moves": [pos.move_text(m) for pos, m in zip(self._positions, self._moves, strict=False)],
@@ -334,6 +341,10 @@ class Game:
             "resigned": resigned,
             "draw_agreed": self._ending is not None and self._ending.reason is Reason.AGREEMENT,
         }
+        if self._ending is not None and self._ending.reason is Reason.TIME:
+            assert self._ending.winner is not None
+            record["timed_out"] = self._ending.winner.opponent.label
+        return record
 
     @classmethod
     def from_dict(cls, data: dict) -> "Game":
@@ -341,7 +352,7 @@ class Game:
         resignation and agreement; InvalidGameRecordError (a ValueError) quotes anything wrong."""
         if not isinstance(data, dict):
             raise InvalidGameRecordError(f"a saved game must be an object, not {data!r}")
-        known = {"variant", "start", "moves", "draw_offers", "resigned", "draw_agreed"}
+        known = {"variant", "start", "moves", "draw_offers", "resigned", "draw_agreed", "timed_out"}
         if unknown := sorted(set(map(str, data)) - known):
             raise InvalidGameRecordError(f"saved game has unknown fields {unknown!r}")
         for key in ("variant", "start", "moves"):
@@ -349,7 +360,7 @@ class Game:
                 raise InvalidGameRecordError(f"saved game lacks {key!r}")
         name, fen, texts = data["variant"], data["start"], data["moves"]
         offers = data.get("draw_offers", [False] * len(texts) if isinstance(texts, list) else None)
-        resigned, agreed = data.get("resigned"), data.get("draw_agreed", False)
+        resigned, agreed, timed_out = data.get("resigned"), data.get("draw_agreed", False), data.get("timed_out")
         if not isinstance(name, str) or not isinstance(fen, str):
             raise InvalidGameRecordError(f"variant and start must be text, not {name!r} and {fen!r}")
         if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
@@ -357,8 +368,10 @@ class Game:
         if (not isinstance(offers, list) or len(offers) != len(texts)
                 or not all(isinstance(o, bool) for o in offers)):
             raise InvalidGameRecordError(f"draw_offers must be {len(texts)} true/false flags, not {offers!r}")
-        if resigned not in (None, "white", "black") or not isinstance(agreed, bool) or (resigned and agreed):
-            raise InvalidGameRecordError(f"bad ending: resigned={resigned!r}, draw_agreed={agreed!r}")
+        if (resigned not in (None, "white", "black") or timed_out not in (None, "white", "black")
+                or not isinstance(agreed, bool) or sum(map(bool, (resigned, agreed, timed_out))) > 1):
+            raise InvalidGameRecordError(f"bad ending: resigned={resigned!r}, draw_agreed={agreed!r}, "
+                                         f"timed_out={timed_out!r}")
         try:
             variant = variant_named(name)
             game = cls(variant, Position.from_fen(variant, fen))
@@ -374,6 +387,8 @@ class Game:
                 game.accept_draw()
             if resigned:
                 game.resign(Color.WHITE if resigned == "white" else Color.BLACK)
+            if timed_out:
+                game.time_out(Color.WHITE if timed_out == "white" else Color.BLACK)
         except ValueError as err:
             raise InvalidGameRecordError(f"saved game, ending: {err}") from None
         return game

@@ -30,11 +30,18 @@ class Room:
     """The player's seat in a friend's room: its ``link`` (the room and its server), the seat's
     ``secret`` (it proves the seat on returning; kept with the saved game, never shown, sent only to
     the room server) and whether the room lives in this game's own room server (``hosted``), which
-    ends with the program."""
+    ends with the program; ``opponent`` is the nickname of an opponent found by "Play someone online"
+    (None: a friend's room)."""
 
     link: str
     secret: str = field(repr=False)
     hosted: bool = False
+    opponent: str | None = None
+
+    @property
+    def opponent_words(self) -> str:
+        """Who the opponent is, in a sentence: the nickname, or "your friend"."""
+        return self.opponent if self.opponent is not None else "your friend"
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,8 @@ def saved_game(game: Game, mode: Mode, flipped: bool) -> dict[str, Any]:
     saved: dict[str, Any] = {"level": mode.level.value if mode.level is not None else None,
                              "human": mode.human.label if mode.human is not None else None}
     if mode.room is not None:
-        saved["room"] = {"link": mode.room.link, "seat": mode.room.secret, "hosted": mode.room.hosted}
+        saved["room"] = {"link": mode.room.link, "seat": mode.room.secret, "hosted": mode.room.hosted,
+                         "opponent": mode.room.opponent}
     return {"mode": saved, "flipped": flipped,
             "over": game.is_over,  # read at launch, before the engine can replay it
             "game": game.to_dict()}
@@ -50,7 +51,9 @@ def game_from_dict(d: dict) -> tuple[Game, Mode, bool]:
         m = d["mode"]
         level, human, room = m["level"], m["human"], m.get("room")
         if room is not None:
-            room = Room(str(room["link"]), str(room["seat"]), bool(room.get("hosted", False)))
+            opponent = room.get("opponent")
+            room = Room(str(room["link"]), str(room["seat"]), bool(room.get("hosted", False)),
+                        str(opponent) if opponent is not None else None)
         mode = Mode(Level(level) if level is not None else None, Color[human.upper()] if human else None, room)
         if (mode.vs_computer or mode.vs_friend) != (mode.human is not None) or (mode.vs_computer and mode.vs_friend):
             raise ValueError("a game against the computer or a friend needs the player's colour, and only one")

@@ -47,6 +47,8 @@ class Settings:
     view: View = View.ANGLED
     variant: str = field(default_factory=_first_variant)  # the rules last chosen (a name in engine.ALL_VARIANTS)
     room_server: str = ""  # "Play a friend" opens rooms there (ws://HOST:PORT, wss://...); empty: the game's own
+    nickname: str = ""  # what an opponent found by "Play someone online" sees
+    friend_clock: bool = False  # the rooms "Play a friend" opens have the game clock
 
     @staticmethod
     def choices(name: str) -> tuple[Any, ...] | None:

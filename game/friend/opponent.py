@@ -25,10 +25,12 @@ from game.friend.session import (
     FriendPresence,
     FriendResigned,
     GameStarted,
+    Paired,
     Refused,
     RematchAsked,
     Resynced,
     RoomOpened,
+    TimedOut,
 )
 from game.modes import Room
 from game.opponent import DrawAnswer, OpponentMove, Reply
@@ -39,11 +41,12 @@ if TYPE_CHECKING:
     from game.modes import Mode
 
 # what the controller takes from a friend: replies as from any opponent, and the room's own news
-RoomNews = RoomOpened | GameStarted | FriendResigned | Resynced | Refused | FriendPresence | RematchAsked | ConnectionChanged
+RoomNews = RoomOpened | Paired | TimedOut | GameStarted \
+    | FriendResigned | Resynced | Refused | FriendPresence | RematchAsked | ConnectionChanged
 FriendReply = Reply | RoomNews
 
 __all__ = ["ConnectionChanged", "FriendOpponent", "FriendPresence", "FriendReply", "FriendResigned", "GameStarted",
-           "RematchAsked", "Refused", "Resynced", "RoomNews", "RoomOpened"]
+           "Paired", "RematchAsked", "Refused", "Resynced", "RoomNews", "RoomOpened", "TimedOut"]
 
 
 class FriendOpponent:
@@ -121,7 +124,7 @@ class FriendOpponent:
     def room(self) -> Room | None:
         """The player's seat, once the room server has given it."""
         s = self.session
-        return Room(s.link, s.seat, self.hosted) if s.link is not None and s.seat is not None else None
+        return Room(s.link, s.seat, self.hosted, s.opponent) if s.link is not None and s.seat is not None else None
 
     @property
     def friend_connected(self) -> bool:

@@ -50,20 +50,32 @@ class Rooms:
         """Whether the game's own room server is running (its rooms are alive)."""
         return self.embedded is not None
 
-    def create(self, variant: str, server: str = "") -> FriendOpponent:
-        """A new room with these rules; the player moves first. ``InvalidLinkError`` for a bad server
-        address, :class:`HostingError` when the own server can't listen."""
+    def create(self, variant: str, server: str = "", clock: bool = False) -> FriendOpponent:
+        """A new room with these rules (and the game clock, with ``clock``); the player moves first.
+        ``InvalidLinkError`` for a bad server address, :class:`HostingError` when the own server can't
+        listen."""
         from game.friend.opponent import FriendOpponent
         from game.friend.session import FriendGame
 
         if server.strip():
             address = parse_server_address(server)
-            session = FriendGame.create(address, variant, **self.client_options)
+            session = FriendGame.create(address, variant, clock, **self.client_options)
             return FriendOpponent(session, reach=address.url.rstrip("/"), this_network=False, hosted=False)
         own = self._host()
         assert own.address is not None
-        session = FriendGame.create(self._local_url(own), variant, **self.client_options)
+        session = FriendGame.create(self._local_url(own), variant, clock, **self.client_options)
         return FriendOpponent(session, reach=f"{own.address.host}:{own.address.port}", this_network=True, hosted=True)
+
+    def seek(self, variant: str, server: str, nickname: str) -> FriendOpponent:
+        """"Play someone online": be paired on the room server ``server`` (never the game's own: both
+        players must reach it) with the next player seeking these rules; ``InvalidLinkError`` for a
+        bad address."""
+        from game.friend.opponent import FriendOpponent
+        from game.friend.session import FriendGame
+
+        address = parse_server_address(server)
+        session = FriendGame.seek(address, variant, nickname, **self.client_options)
+        return FriendOpponent(session, reach=address.url.rstrip("/"), this_network=False, hosted=False)
 
     def join(self, link: str) -> FriendOpponent:
         """Take the free seat of the room ``link`` names (``InvalidLinkError`` quotes a bad one)."""

@@ -6,6 +6,9 @@ on it at once (so the animation starts without waiting for the network), telling
 :meth:`FriendGame.play`; :meth:`FriendGame.poll` turns the server's states into what the controller
 does next:
 
+* :class:`Paired`: "Play someone online" found an opponent (their nickname); their room's
+  :class:`GameStarted` follows.
+* :class:`TimedOut`: a side's clock ran out on the server: it loses on time.
 * :class:`RoomOpened`: the room exists (its link, for the host's "Waiting for your friend"; the friend
   who joins gets it too, just before :class:`GameStarted`).
 * :class:`GameStarted`: both players are seated (the first game, a rematch with colours swapped, or the
@@ -33,7 +36,9 @@ from dataclasses import dataclass
 from engine import Color, Move, variant_named
 from engine.game import Game
 from game.online.client import Connected, GaveUp, Reconnecting, RoomClient, Unsent
+from game.online.clock import ClockReading, SideTime
 from game.online.protocol import Error, Joined, Link, ServerAddress, State, parse_link
+from game.online.protocol import Paired as PairedMessage
 
 FRIEND_AWAY_LIMIT_S = 120.0  # "Continue vs computer" once the friend has been away this long (specification)
 
@@ -43,6 +48,16 @@ class RoomOpened:
     room: str
     link: str
     color: Color
+
+
+@dataclass(frozen=True)
+class Paired:
+    opponent: str  # the opponent's nickname
+
+
+@dataclass(frozen=True)
+class TimedOut:
+    color: Color  # the side whose time ran out
 
 
 @dataclass(frozen=True)
@@ -84,6 +99,7 @@ class Refused:
 class FriendPresence:
     connected: bool
     seated: bool = True
+    returned: bool = False  # connected again after being away (not their first connection)
 
 
 @dataclass(frozen=True)
@@ -98,7 +114,7 @@ class ConnectionChanged:
     unreachable: bool = False  # gave up because the room server could not be reached
 
 
-FriendEvent = (RoomOpened | GameStarted | FriendMoved | FriendResigned | DrawAgreed | Resynced | Refused
+FriendEvent = (RoomOpened | Paired | TimedOut | GameStarted | FriendMoved | FriendResigned | DrawAgreed | Resynced | Refused
                | FriendPresence | RematchAsked | ConnectionChanged)
 
 
@@ -116,7 +132,9 @@ def _game_of(state: State) -> Game:
     return Game.from_dict({
         "variant": state.variant, "start": state.start_fen, "moves": list(state.moves),
         "draw_offers": [i in offered for i in range(len(state.moves))], "resigned": resigned,
-        "draw_agreed": outcome is not None and outcome.reason == "agreement"})
+        "draw_agreed": outcome is not None and outcome.reason == "agreement",
+        **({"timed_out": "black" if outcome.result == "white" else "white"}
+           if outcome is not None and outcome.reason == "time" else {})})
 
 
 class FriendGame:
@@ -137,12 +155,24 @@ class FriendGame:
         self._friend_connected = False
         self._friend_away_since: float | None = None  # time.monotonic() when the friend left
         self._friend_rematch = False
+        self.opponent: str | None = None  # the nickname of an opponent found online (None: a friend)
+        self.server: ServerAddress = client.address
+        self._clock: tuple[ClockReading, float] | None = None  # the last state's clocks, and when it came
 
     @classmethod
-    def create(cls, server: str | ServerAddress, variant: str, **client_options) -> "FriendGame":
-        """Open a room on ``server`` with these rules; the player moves first."""
+    def create(cls, server: str | ServerAddress, variant: str, clock: bool = False, **client_options) -> "FriendGame":
+        """Open a room on ``server`` with these rules (and the game clock, with ``clock``); the player
+        moves first."""
         game = cls(RoomClient(server, **client_options))
-        game.client.create(variant_named(variant).name)
+        game.client.create(variant_named(variant).name, clock)
+        return game
+
+    @classmethod
+    def seek(cls, server: str | ServerAddress, variant: str, nickname: str, **client_options) -> "FriendGame":
+        """Be paired with the next player seeking these rules on ``server`` (:class:`Paired`, then the
+        room's :class:`GameStarted`); colours are drawn by the server."""
+        game = cls(RoomClient(server, **client_options))
+        game.client.seek(variant_named(variant).name, nickname)
         return game
 
     @classmethod
@@ -187,6 +217,9 @@ class FriendGame:
         self.client.rematch()
 
     def close(self) -> None:
+        """Leave the room's connection (a seek under way is cancelled first)."""
+        if self.client.seeking and self.room is None:
+            self.client.cancel_seek()
         self.client.close()
 
     # --- what the controller reads ------------------------------------------------------------------
@@ -205,6 +238,23 @@ class FriendGame:
             return None
         return (time.monotonic() if now is None else now) - self._friend_away_since
 
+    def clock(self, now: float | None = None) -> dict[Color, SideTime] | None:
+        """Each side's time left now (main time, byo-yomi periods, the running period), from the last
+        state's clocks run on since it came; None in a room without the clock."""
+        if self._clock is None:
+            return None
+        reading, received = self._clock
+        if reading.running is not None:
+            reading = reading.after(max(0.0, (time.monotonic() if now is None else now) - received))
+        return {color: reading.side(color.label) for color in Color}
+
+    @property
+    def clock_running(self) -> Color | None:
+        """The side whose clock runs (None: neither, or no clock)."""
+        if self._clock is None or self._clock[0].running is None:
+            return None
+        return Color[self._clock[0].running.upper()]
+
     @property
     def can_continue_vs_computer(self) -> bool:
         away = self.friend_away_s()
@@ -216,6 +266,10 @@ class FriendGame:
         for event in self.client.poll():
             if isinstance(event, State):
                 self._on_state(event, out)
+            elif isinstance(event, PairedMessage):
+                self.room, self.seat, self.opponent = event.room, event.seat, event.opponent
+                self.link = self.server.link(event.room)
+                out.append(Paired(event.opponent))
             elif isinstance(event, Joined):
                 self.room, self.seat, self.link = event.room, event.seat, event.link
                 if self.number == 0:
@@ -241,11 +295,14 @@ class FriendGame:
     def _on_state(self, s: State, out: list[FriendEvent]) -> None:
         me = Color[s.you.upper()]
         friend = s.players[me.opponent.label]
+        if friend.name is not None:  # a paired room: the opponent's nickname (also on returning to it)
+            self.opponent = friend.name
         self._presence(friend.connected, friend.seated, friend.away_s, out)
         wants = me.opponent.label in s.rematch
         if wants and not self._friend_rematch:
             out.append(RematchAsked())
         self._friend_rematch = wants
+        self._clock = (s.clock, time.monotonic()) if s.clock is not None else None
         if not s.started:
             return
         self._server = _game_of(s)
@@ -274,6 +331,10 @@ class FriendGame:
                 elif server.outcome.reason == "agreement" and view.pending_offer is me:
                     view.accept_draw()
                     out.append(DrawAgreed())
+                elif server.outcome.reason == "time":
+                    loser = Color[server.outcome.result.upper()].opponent
+                    view.time_out(loser)
+                    out.append(TimedOut(loser))
             if view.to_dict() != theirs:
                 self._resync(out, "the game on the server differs")
         elif theirs["moves"] == mine["moves"][:len(theirs["moves"])]:
@@ -289,10 +350,11 @@ class FriendGame:
         out.append(Resynced(_copy(self._server), reason))
 
     def _presence(self, connected: bool, seated: bool, away_s: float | None, out: list[FriendEvent]) -> None:
+        returned = connected and self._friend_away_since is not None
         if connected:
             self._friend_away_since = None
         elif seated and self._friend_away_since is None:
             self._friend_away_since = time.monotonic() - (away_s or 0.0)
         if (connected, seated) != (self._friend_connected, self._friend_seated):
             self._friend_connected, self._friend_seated = connected, seated
-            out.append(FriendPresence(connected, seated))
+            out.append(FriendPresence(connected, seated, returned))

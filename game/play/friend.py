@@ -27,6 +27,7 @@ from game.play.phases import (
     InGame,
     JoiningRoom,
     RoomPhase,
+    SeekingOpponent,
     WaitingForFriend,
     game_phase_of,
     in_game_of,
@@ -90,12 +91,13 @@ class FriendPlay:
 
     # --- reaching a room --------------------------------------------------------------------------
 
-    def open_room(self, left: TurnPhase | None, variant: str, server: str) -> Step:
-        """"Play a friend (send a link)": open a room with the rules chosen, and wait for the friend."""
+    def open_room(self, left: TurnPhase | None, variant: str, server: str, clock: bool = False) -> Step:
+        """"Play a friend (send a link)": open a room with the rules chosen (with the game clock, with
+        ``clock``), and wait for the friend."""
         assert self.rooms is not None
         self.close()
         try:
-            friend = self.rooms.create(variant, server)
+            friend = self.rooms.create(variant, server, clock)
         except HostingError as err:  # the system's error is in the log
             return Step(effects=(Note(f"Couldn't open a room: {err}. {err.advice}"),))
         except (InvalidLinkError, OSError) as err:
@@ -103,6 +105,21 @@ class FriendPlay:
         self.friend = friend
         return Step(WaitingForFriend(left=left, variant=variant, reach=friend.reach, this_network=friend.this_network),
                     (Say(None),))
+
+    def seek(self, left: TurnPhase | None, variant: str, server: str, nickname: str) -> Step:
+        """"Play someone online": wait on the room server ``server`` to be paired with the next player
+        seeking these rules."""
+        import time
+
+        assert self.rooms is not None
+        self.close()
+        try:
+            friend = self.rooms.seek(variant, server, nickname)
+        except InvalidLinkError as err:
+            return Step(effects=(Note(f"Couldn't look for an opponent: {err}"),))
+        self.friend = friend
+        return Step(SeekingOpponent(left=left, variant=variant, nickname=nickname, since=time.monotonic(),
+                                    reach=friend.reach), (Say(None),))
 
     @staticmethod
     def check_link(link: str) -> str | None:
@@ -139,7 +156,7 @@ class FriendPlay:
         """Cancel on the room screen: a join goes back to its link, the rest to the mode screen; a
         room being opened or waited in is closed (and the game's own room server stopped with it,
         unless the game left on the mode screen still has its room there)."""
-        if isinstance(p, (WaitingForFriend, JoiningRoom)):
+        if isinstance(p, (WaitingForFriend, SeekingOpponent, JoiningRoom)):
             self.close()
         if isinstance(p, WaitingForFriend) and self.rooms is not None:
             held = p.left.mode.room if p.left is not None else None
@@ -172,6 +189,11 @@ class FriendPlay:
             error = (f"Couldn't join: {why}. Check the link with your friend, and that their game is open and "
                      "reachable from here." if unreachable else f"Couldn't join {phase.link}: {why}")
             return Step(EnteringLink(left=phase.left, text=phase.link, caret=len(phase.link), error=error))
+        if isinstance(phase, SeekingOpponent):
+            step = self.leave_room_screen(phase)
+            advice = (". Check its address under Settings, “Room server”, and your internet connection; then try "
+                      "again." if unreachable else "")
+            return Step(step.phase, (*step.effects, Note(f"Couldn't look for an opponent: {why}{advice}")))
         if isinstance(phase, WaitingForFriend):
             step = self.leave_room_screen(phase)
             if unreachable:
@@ -229,12 +251,17 @@ class FriendPlay:
             self.friend.resigned()
 
     def tick_clock(self, phase: Phase) -> bool:
-        """Whether the times shown for the connections moved on (a second) or "Continue vs computer"
-        appeared: the panel redraws then."""
+        """Whether the times shown moved on a second (the connections', the game clocks', the wait for
+        an opponent online) or "Continue vs computer" appeared: the panel redraws then."""
+        import time
+
         f = self.friend
         away, down = (f.friend_away_s(), f.down_s()) if f is not None else (None, None)
+        times = f.session.clock() if f is not None else None
+        waited = int(time.monotonic() - phase.since) if isinstance(phase, SeekingOpponent) else None
         clock = (None if away is None else int(away), None if down is None else int(down),
-                 self.can_continue_vs_computer(phase))
+                 self.can_continue_vs_computer(phase), waited,
+                 None if times is None else tuple((int(t.main_s), t.periods, int(t.period_s)) for t in times.values()))
         if clock == self._clock:
             return False
         self._clock = clock

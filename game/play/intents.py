@@ -202,6 +202,17 @@ class PlayFriend:
 
 
 @dataclass(frozen=True)
+class PlayOnline:
+    """"Play someone online": be paired on the room server with the next player seeking the rules
+    chosen (the nickname asked for first when there is none)."""
+
+
+@dataclass(frozen=True)
+class EditNickname:
+    """Settings, "Nickname": the field for the name an opponent online sees."""
+
+
+@dataclass(frozen=True)
 class OpenJoin:
     """"Join a friend": the field to paste the friend's link in."""
 
@@ -416,9 +427,9 @@ class StartPosition:
 Intent = (SquarePressed | DragStarted | PieceDropped | Deselect | Cancel | CursorMove | CursorPress | PlayMoveFromList
           | Undo | OfferDraw | AcceptDraw | Resign | ConfirmResign | PlayAgain | ConfirmLeave | ChangeMode
           | ChooseRules | ToggleMoreRules | StartGame | ContinueSaved | FlipBoard | SetView | ToggleSetting
-          | DismissNotes | PlayFriend | OpenJoin | JoinRoom | CopyLink | Rematch | ContinueVsComputer | EditServer
-          | RegisterLinks | TypeText | EditText | SubmitText | OpenHelp | CloseHelp | GoToSection | ShowKeys
-          | HideKeys | ReviewStep | ReviewTo | BackToGame | PlayFromHere | ToggleAnalysis | Hint | AnalyzeGame
-          | SaveGame | CopyPdn | CopyFen | PasteFromClipboard | Pasted | OpenFile | OpenBrowser | CloseBrowser
-          | BrowserPage | OpenListedGame | EditPosition | ChooseTool | SetTurn | ClearBoard | StartPosition
-          | ClipboardUnavailable | Greyed)
+          | DismissNotes | PlayFriend | PlayOnline | EditNickname | OpenJoin | JoinRoom | CopyLink | Rematch
+          | ContinueVsComputer | EditServer | RegisterLinks | TypeText | EditText | SubmitText | OpenHelp | CloseHelp
+          | GoToSection | ShowKeys | HideKeys | ReviewStep | ReviewTo | BackToGame | PlayFromHere | ToggleAnalysis
+          | Hint | AnalyzeGame | SaveGame | CopyPdn | CopyFen | PasteFromClipboard | Pasted | OpenFile | OpenBrowser
+          | CloseBrowser | BrowserPage | OpenListedGame | EditPosition | ChooseTool | SetTurn | ClearBoard
+          | StartPosition | ClipboardUnavailable | Greyed)

@@ -77,6 +77,7 @@ from game.play.phases import (
     ConfirmingResign,
     Editing,
     EnteringLink,
+    EnteringNickname,
     EnteringServer,
     EnteringText,
     GameOver,
@@ -152,7 +153,7 @@ BOARD = (*TURNS, Reviewing, Editing)
 CURSOR = (*BOARD, Resuming, Browsing)  # the screens where the board shows (the browser's: under it)
 OPENS_GAMES = (ChoosingMode, *BOARD, Browsing)
 HAS_GAME = (ChoosingMode, *GAME_SCREEN, Browsing, *ROOM_SCREEN)
-TEXT_FIELDS = (EnteringLink, EnteringServer)
+TEXT_FIELDS = (EnteringLink, EnteringServer, EnteringNickname)
 HELP_TAKES = (it.OpenHelp, it.CloseHelp, it.GoToSection, it.Cancel, it.ClipboardUnavailable)
 HELP_REFUSES = "The help is open: its Back returns to the game first"
 QUESTIONS_TAKE: dict[type, tuple[type, ...]] = {
@@ -204,6 +205,8 @@ TRANSITIONS: dict[type, On] = {
     it.HideKeys: On(EVERYWHERE, "_hide_keys"),
     # a friend's room and its text fields
     it.PlayFriend: On((ChoosingMode,), "_play_friend", "A friend's game is opened from the mode screen"),
+    it.PlayOnline: On((ChoosingMode,), "_play_online", "Someone to play online is looked for from the mode screen"),
+    it.EditNickname: On((ChoosingMode,), "_edit_nickname", "The nickname is set on the mode screen"),
     it.OpenJoin: On((ChoosingMode,), "_open_join", "A friend's room is joined from the mode screen"),
     it.JoinRoom: On(EVERYWHERE, "_join_room"),
     it.CopyLink: On((WaitingForFriend,), "_copy_link", "No room's link to copy here"),
@@ -1090,7 +1093,36 @@ class Controller:
             return Refused("A friend can be played once the rules engine has loaded")
         if self._asks_first(intent):
             return None
-        return self._apply(self.friend_play.open_room(self.game_phase, self.settings.variant, self.settings.room_server))
+        return self._apply(self.friend_play.open_room(self.game_phase, self.settings.variant, self.settings.room_server,
+                                                      self.settings.friend_clock))
+
+    def online_refusal(self) -> str | None:
+        """Why "Play someone online" can't look for an opponent now (None: it can)."""
+        if not self.settings.room_server.strip():
+            return ("Play someone online needs a room server that both players reach: give its address under "
+                    "Settings, “Room server”, or run one (checkers3d-server, see the README)")
+        if self.friend_play.rooms is None:
+            return "Someone can be played online once the rules engine has loaded"
+        return None
+
+    def _play_online(self, intent: it.PlayOnline) -> Refused | None:
+        """"Play someone online": the nickname first if there is none, then (after the question, when a
+        game that counts is left) wait on the room server for the next player seeking these rules."""
+        refusal = self.online_refusal()
+        if refusal is not None:
+            return Refused(refusal, said=True)
+        nickname = self.settings.nickname.strip()
+        if not nickname:
+            self.phase = EnteringNickname(left=self.game_phase, seek=True)
+            return None
+        if self._asks_first(intent):
+            return None
+        return self._apply(self.friend_play.seek(self.game_phase, self.settings.variant, self.settings.room_server,
+                                                 nickname))
+
+    def _edit_nickname(self, intent: it.EditNickname) -> None:
+        text = self.settings.nickname
+        self.phase = EnteringNickname(left=self.game_phase, text=text, caret=len(text))
 
     def _open_join(self, intent: it.OpenJoin) -> None:
         """"Join a friend": the screen where the friend's link is pasted."""
@@ -1160,6 +1192,18 @@ class Controller:
             if self.friend_play.rooms is None:
                 return Refused("A friend's room can be joined once the rules engine has loaded")
             return self._apply(self.friend_play.join(self.game_phase, p.text))
+        if isinstance(p, EnteringNickname):
+            from game.online.protocol import BadMessage, check_nickname
+
+            try:
+                nickname = check_nickname(p.text)
+            except BadMessage as err:
+                self.phase = dataclasses.replace(p, error=str(err).capitalize())
+                return None
+            self.settings.nickname = nickname
+            self._save_settings()
+            self.phase = ChoosingMode(left=p.left)
+            return self._play_online(it.PlayOnline()) if p.seek else None
         assert isinstance(p, EnteringServer)
         error = FriendPlay.check_server(p.text)
         if error is not None:
@@ -1182,6 +1226,13 @@ class Controller:
                     self._on_reply(news)
             case fo.RoomOpened(link=link):
                 self._apply(FriendPlay.room_opened(self.phase, link))
+            case fo.Paired():
+                pass  # the room's game follows at once
+            case fo.TimedOut(color=color):
+                if isinstance(p, InGame) and in_friend_game and not p.game.is_over:
+                    p.game.time_out(color)
+                    self._after_change()
+                    self._game_over(p.game, p.mode)
             case fo.GameStarted(game=game, color=color, number=number):
                 self._room_game_started(game, color, number)
             case fo.FriendResigned():
@@ -1198,9 +1249,12 @@ class Controller:
                     self.notice = refused or "The game was set back to where the room has it"
             case fo.Refused(message=message):
                 self._apply(self.friend_play.room_failed(self.phase, message, refused=True))
-            case fo.FriendPresence(connected=connected, seated=seated):
-                if in_friend_game and seated:
-                    self.notice = "Your friend is back" if connected else "Your friend was disconnected"
+            case fo.FriendPresence(connected=connected, seated=seated, returned=returned):
+                if in_friend_game and seated and (returned or not connected):
+                    assert isinstance(p, InGame) and p.mode.room is not None
+                    who = p.mode.room.opponent_words
+                    who = who[:1].upper() + who[1:]
+                    self.notice = f"{who} is back" if connected else f"{who} was disconnected"
             case fo.RematchAsked():
                 self._apply(self.friend_play.rematch_asked_by_friend(in_friend_game))
             case fo.ConnectionChanged(status="gave_up", detail=detail, unreachable=unreachable):
@@ -1225,11 +1279,13 @@ class Controller:
         self._after_change()
         self.hand.cursor = Hand.home_cursor(game.variant, color)
         self._enter_turn(game, mode)
-        mover = "you move first" if game.turn is color else "your friend moves first"
+        mover = "you move first" if game.turn is color else f"{room.opponent_words} moves first"
         if number > 1:
             self.notice = f"Game {number}, sides swapped: you play {color.label.capitalize()}"
         elif isinstance(before, JoiningRoom) and before.returning:
             self.notice = "You are back in the room"
+        elif room.opponent is not None:
+            self.notice = f"You play {color.label.capitalize()} against {room.opponent}; {mover}"
         else:
             self.notice = f"You play {color.label.capitalize()}; {mover}"
         self._save()

@@ -166,6 +166,25 @@ class EnteringServer(EnteringText):
 
 
 @dataclass(frozen=True)
+class EnteringNickname(EnteringText):
+    """The nickname an opponent found online sees (kept in the settings); with ``seek``, submitting
+    it goes on to "Play someone online"."""
+
+    seek: bool = False
+
+
+@dataclass(frozen=True)
+class SeekingOpponent(RoomPhase):
+    """"Play someone online": waiting on the room server (``reach``) to be paired with the next player
+    seeking ``variant``, as ``nickname``, since ``since`` (``time.monotonic()``)."""
+
+    variant: str = ""
+    nickname: str = ""
+    since: float = 0.0
+    reach: str = ""
+
+
+@dataclass(frozen=True)
 class JoiningRoom(RoomPhase):
     """Connecting to the room of ``link``, to take its free seat, or (``returning``) to return to the
     player's seat in the game ``left``."""
@@ -175,7 +194,8 @@ class JoiningRoom(RoomPhase):
 
 
 TurnPhase = HumanToMove | OpponentToMove | AwaitingDrawAnswer | GameOver | OpponentFailed  # who acts in the game
-RoomScreen = WaitingForFriend | EnteringLink | EnteringServer | JoiningRoom  # the phases of the room screen
+RoomScreen = (WaitingForFriend | EnteringLink | EnteringServer | EnteringNickname | SeekingOpponent
+              | JoiningRoom)  # the phases of the room screen
 
 
 @dataclass(frozen=True)
@@ -253,7 +273,7 @@ Phase = (ChoosingMode | Resuming | TurnPhase | ConfirmingResign | ConfirmingLeav
          | Reviewing | Editing | Browsing)
 P = TypeVar("P", bound=Phase)
 TURNS = (HumanToMove, OpponentToMove, AwaitingDrawAnswer, GameOver, OpponentFailed)
-ROOM_SCREEN = (WaitingForFriend, EnteringLink, EnteringServer, JoiningRoom)
+ROOM_SCREEN = (WaitingForFriend, EnteringLink, EnteringServer, EnteringNickname, SeekingOpponent, JoiningRoom)
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ from game.play.phases import (
     ChoosingMode,
     Editing,
     EnteringLink,
+    EnteringNickname,
     EnteringServer,
     GameOver,
     HumanToMove,
@@ -22,6 +23,7 @@ from game.play.phases import (
     OpponentToMove,
     Resuming,
     Reviewing,
+    SeekingOpponent,
     WaitingForFriend,
 )
 
@@ -63,6 +65,10 @@ def status(c: Controller) -> str:
             return "Paste your friend's link"
         case EnteringServer():
             return "Room server"
+        case EnteringNickname():
+            return "Your nickname"
+        case SeekingOpponent():
+            return "Looking for an opponent online…"
         case JoiningRoom(returning=returning):
             return "Returning to your friend's room…" if returning else "Joining your friend's room…"
         case GameOver(game=game, mode=mode):
@@ -74,9 +80,12 @@ def status(c: Controller) -> str:
             who = game.turn.label.capitalize()
             if mode.vs_friend:
                 away = c.friend_play.friend_away_s(c.phase)
+                name = _opponent(mode)
+                name = name[:1].upper() + name[1:]
                 if away is not None:
-                    return f"Your friend ({who}) is disconnected ({_clock(away)}); waiting for them…"
-                return f"Your friend's move ({who})…"
+                    return f"{name} ({who}) is disconnected ({_clock(away)}); waiting for them…"
+                return f"{name}'s move ({who})…" if mode.room is not None and mode.room.opponent is None \
+                    else f"{name} to move ({who})…"
             if not c.opponent_ready or c.opponent is None:
                 return f"Computer ({who}) is getting ready… {c.opponent_status}".rstrip()
             return f"Computer ({who}) is thinking…"
@@ -115,10 +124,13 @@ def result_text(game: Game, outcome: Outcome, mode: Mode) -> str:
             assert winner is not None
             reason = f"{loser} has no {'pieces' if not sum(game.position.count(winner.opponent)) else 'move'} left"
         case Reason.RESIGNATION if mode.human is not None:
-            opponent = "your friend" if mode.vs_friend else "the computer"
-            reason = "you resigned" if winner is mode.computer else f"{opponent} resigned"
+            reason = "you resigned" if winner is mode.computer else f"{_opponent(mode)} resigned"
         case Reason.RESIGNATION:
             reason = f"{loser} resigned"
+        case Reason.TIME if mode.human is not None:
+            reason = "your time ran out" if winner is mode.computer else f"the time of {_opponent(mode)} ran out"
+        case Reason.TIME:
+            reason = f"{loser}'s time ran out"
         case Reason.AGREEMENT:
             reason = "both players agreed"
         case Reason.REPETITION:
@@ -132,11 +144,16 @@ def result_text(game: Game, outcome: Outcome, mode: Mode) -> str:
     if winner is None:
         head = "Draw"
     elif mode.human is not None:
-        opponent = "Your friend" if mode.vs_friend else "The computer"
-        head = "You win" if winner is mode.human else f"{opponent} wins"
+        opponent = _opponent(mode)
+        head = "You win" if winner is mode.human else f"{opponent[:1].upper()}{opponent[1:]} wins"
     else:
         head = f"{winner.label.capitalize()} wins"
     return f"{head}: {reason}"
+
+
+def _opponent(mode: Mode) -> str:
+    """The opponent in a sentence: the computer, your friend, or the nickname of someone online."""
+    return mode.room.opponent_words if mode.room is not None else "the computer"
 
 
 def _clock(seconds: float) -> str:

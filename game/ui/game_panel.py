@@ -67,8 +67,9 @@ def _title_text(c: Controller, mode: Mode) -> str:
     level, human = mode.level, mode.human
     if level is not None and human is not None:
         how = f"vs computer · {LEVEL_TITLES[level]} · you play {human.label.capitalize()}"
-    elif mode.vs_friend and human is not None:
-        how = f"with a friend · you play {human.label.capitalize()}"
+    elif mode.room is not None and human is not None:
+        who = f"online vs {mode.room.opponent}" if mode.room.opponent is not None else "with a friend"
+        how = f"{who} · you play {human.label.capitalize()}"
     else:
         how = "2 players on this device"
     return f"{c.variant.title} · {how}"

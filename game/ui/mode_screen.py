@@ -36,7 +36,9 @@ def mode_screen(paint: Painter, c: Controller, choosing: ChoosingMode, loading: 
     head = [part("mode-title", paint), part("leave?", paint, c, "Keep that game")]
     first = [part("rules", paint, c, choosing), part("help", paint), part("vs-computer", paint, c),
              part("games", paint, c), part("games-help", paint, optional=True)]
-    second = [part("play-second", paint, c), part("hotseat", paint), part("friend", paint, c),
+    second = [part("play-second", paint, c), part("play-second-help", paint, c, optional=True), part("hotseat", paint),
+              part("friend", paint, c),
+              part("online", paint, c), part("online-help", paint, c, optional=True),
               part("back", paint, c, choosing), part("loading", paint, loading), part("notes", paint, c),
               part("controls-help", paint, optional=True), part("spacer", paint, fill=True),
               part("settings", paint, c, True)]
@@ -140,12 +142,15 @@ def _vs_computer(paint: Painter, c: Controller, x, y, w) -> int:
 
 @section("play-second")
 def _play_second(paint: Painter, c: Controller, x, y, w) -> int:
-    top = y
-    second = c.variant.side_name(c.variant.first_player.opponent)
     paint.button((x, y, w, th.BUTTON_H), "Play second · Medium", it.StartGame(Level.MEDIUM, play_second=True))
-    y += th.BUTTON_H + 4
-    y += paint.wrapped(x, y, w, f"The computer opens; you play {second}", th.small_font(), th.MUTED)
-    return y - top
+    return th.BUTTON_H
+
+
+@section("play-second-help")
+def _play_second_help(paint: Painter, c: Controller, x, y, w) -> int:
+    """Who plays which side in "Play second" (where there is room for it)."""
+    second = c.variant.side_name(c.variant.first_player.opponent)
+    return paint.wrapped(x, y, w, f"The computer opens; you play {second}", th.small_font(), th.MUTED)
 
 
 @section("hotseat")

@@ -17,12 +17,22 @@ import pygame
 
 from engine import variant_named
 from game.play import intents as it
-from game.play.phases import EnteringLink, EnteringServer, EnteringText, JoiningRoom, RoomPhase, WaitingForFriend
+from game.play.phases import (
+    EnteringLink,
+    EnteringNickname,
+    EnteringServer,
+    EnteringText,
+    JoiningRoom,
+    RoomPhase,
+    SeekingOpponent,
+    WaitingForFriend,
+)
 
 from . import theme as th
 from .paint import Columns, Painter, cut_anywhere, part, screen, section
 
 if TYPE_CHECKING:
+    from game.online.clock import SideTime
     from game.play.machine import Controller
     from game.play.phases import InGame
 
@@ -39,6 +49,16 @@ def link_font(w: int) -> pygame.font.Font:
 def _clock(seconds: float) -> str:
     whole = int(seconds)
     return f"{whole // 60}:{whole % 60:02d}"
+
+
+def time_left(side: SideTime) -> str:
+    """A side's time as its clock shows it: main time (4:32), then the byo-yomi period under way and
+    how many are left (0:24 · 3 periods)."""
+    if side.main_s > 0:
+        return _clock(side.main_s + 0.999)  # a second shown until it is spent
+    if side.periods <= 0:
+        return "0:00"
+    return f"{_clock(side.period_s + 0.999)} · {side.periods} period{'s' if side.periods != 1 else ''}"
 
 
 # --- the mode screen ---------------------------------------------------------------------------------
@@ -59,6 +79,34 @@ def mode_section(paint: Painter, c: Controller, x: int, y: int, w: int) -> int:
         y += th.BUTTON_H + th.GAP
         paint.button((x, y, w, th.BUTTON_H), "Join a friend", it.OpenJoin(), hit_id="friend:join")
     return y + th.BUTTON_H - top
+
+
+@section("online")
+def online_section(paint: Painter, c: Controller, x: int, y: int, w: int) -> int:
+    """"Play someone online" on the mode screen (greyed, saying why when pressed, while no room server
+    that both players reach is set) and the nickname beside it (stacked in a narrow column)."""
+    nickname = "Nickname: " + (c.settings.nickname or "none")
+    first_w = (w - th.GAP) * 63 // 100
+    side_by_side = th.body_font().size("Play someone online")[0] + 12 <= first_w
+    paint.button((x, y, first_w if side_by_side else w, th.BUTTON_H), "Play someone online", it.PlayOnline(),
+                 hit_id="online:play", why=c.online_refusal() if not c.settings.room_server.strip() else None)
+    if side_by_side:
+        nx, ny, nw = x + first_w + th.GAP, y, w - first_w - th.GAP
+    else:
+        nx, ny, nw = x, y + th.BUTTON_H + th.GAP, w
+    paint.button((nx, ny, nw, th.BUTTON_H), nickname, it.EditNickname(), hit_id="set:nickname",
+                 font=paint.button_font(nickname, pygame.Rect(0, 0, nw, th.BUTTON_H)))
+    return ny + th.BUTTON_H - y
+
+
+@section("online-help")
+def online_help(paint: Painter, c: Controller, x: int, y: int, w: int) -> int:
+    """What "Play someone online" does, or what it needs (a line or two, where there is room)."""
+    if not c.settings.room_server.strip():
+        words = "Needs a room server both players reach: set one under Settings, or run one (see the README)."
+    else:
+        words = f"The next player looking for {c.variant.title}, with a clock (5 min + 3 × 30 s)."
+    return paint.wrapped(x, y, w, words, th.small_font(), th.MUTED)
 
 
 @section("left-friend-game")
@@ -112,6 +160,17 @@ def _room_info(paint: Painter, p: RoomPhase, x: int, y: int, w: int) -> int:
                      "Leave it empty to use this game's own server: friends on the same network reach it.",
                      "For friends anywhere, run checkers3d-server on a public machine (see the README) and "
                      "give its address: ws://HOST:PORT, or wss://HOST behind a TLS proxy.")
+        case SeekingOpponent(variant=name):
+            y += paint.heading(x, y, "Play someone online")
+            y += paint.label(x, y, variant_named(name).title, th.body_font()) + 8
+            lines = ("The room server pairs you with the next player looking for these rules.",
+                     "Colours are drawn at random and swap on every rematch. Each side has 5 minutes, then 3 "
+                     "periods of 30 seconds: once the main time is up, each move must come within 30 seconds.",
+                     "Draw offers, resigning and rematches work as with a friend; there is no undo.")
+        case EnteringNickname():
+            y += paint.heading(x, y, "Nickname")
+            lines = ("The name your opponent sees when you play someone online: 1 to 20 characters. It is kept "
+                     "in the settings; no account is made.",)
         case JoiningRoom(returning=returning):
             y += paint.heading(x, y, "Play a friend")
             lines = ("Returning to your seat in the room. The game goes on from where the room has it."
@@ -125,7 +184,8 @@ def _room_info(paint: Painter, p: RoomPhase, x: int, y: int, w: int) -> int:
 
 @section("room-cancel")
 def _room_cancel(paint: Painter, p: RoomPhase, x: int, y: int, w: int) -> int:
-    label = "Cancel (close the room)" if isinstance(p, WaitingForFriend) else "Cancel"
+    label = ("Cancel (close the room)" if isinstance(p, WaitingForFriend)
+             else "Stop looking" if isinstance(p, SeekingOpponent) else "Cancel")
     paint.button((x, y, w, th.BUTTON_H), label, it.Cancel(), hit_id="room:cancel")
     return th.BUTTON_H
 
@@ -179,22 +239,41 @@ def _card_content(paint: Painter, c: Controller, p: RoomPhase, x: int, y: int, w
                 where = f"Room server: {reach}"
             y += paint.wrapped(x, y, inner, where, small, th.MUTED, cut_words=True) + 10
             y += paint.wrapped(x, y, inner, "Waiting for your friend…", big, th.TEXT) + 4
-        case EnteringLink(error=error) | EnteringServer(error=error):
+        case SeekingOpponent(nickname=nickname, since=since, reach=reach, variant=name):
+            import time
+
+            y += paint.heading(x, y, "Play someone online")
+            waited = _clock(time.monotonic() - since)
+            y += paint.wrapped(x, y, inner, f"Looking for an opponent… {waited}", big, th.TEXT) + 8
+            y += paint.wrapped(x, y, inner, f"{variant_named(name).title} · you are {nickname}", body, th.MUTED) + 6
+            y += paint.wrapped(x, y, inner, f"Room server: {reach}", small, th.MUTED, cut_words=True) + 12
+            paint.button((x, y, min(160, inner), th.BUTTON_H), "Stop looking", it.Cancel(), hit_id="room:cancel-card")
+            y += th.BUTTON_H
+        case EnteringLink(error=error) | EnteringServer(error=error) | EnteringNickname(error=error):
             joining = isinstance(p, EnteringLink)
-            y += paint.heading(x, y, "Join a friend" if joining else "Room server")
+            naming = isinstance(p, EnteringNickname)
+            y += paint.heading(x, y, "Join a friend" if joining else "Play someone online" if naming else "Room server")
             prompt = ("Paste your friend's link (Ctrl+V) or type it:" if joining
+                      else "Your nickname (what your opponent sees):" if naming
                       else "The room server's address (empty: this computer's own):")
             y += paint.wrapped(x, y, inner, prompt, body, th.MUTED) + 6
             y += _text_field(paint, p, pygame.Rect(x, y, inner, 40)) + 10
             if error:
                 y += paint.wrapped(x, y, inner, error, small, th.DANGER, cut_words=True) + 8
             bw = min(120, (inner - th.GAP) // 2)
-            paint.button((x, y, bw, th.BUTTON_H), "Join" if joining else "Save", it.SubmitText(), style="primary",
-                       hit_id="room:submit")
+            seek = isinstance(p, EnteringNickname) and p.seek
+            if seek:
+                bw = min(200, (inner - th.GAP) * 2 // 3)
+            paint.button((x, y, bw, th.BUTTON_H), "Join" if joining else "Look for an opponent" if seek else "Save",
+                         it.SubmitText(), style="primary", hit_id="room:submit")
             paint.button((x + bw + th.GAP, y, bw, th.BUTTON_H), "Cancel", it.Cancel(), hit_id="room:cancel-card")
             y += th.BUTTON_H + 4
-            if not joining:  # the other setting of playing a friend: links that open the game
+            if isinstance(p, EnteringServer):  # the other settings of playing a friend: the clock, links
                 y += 14
+                clock = "Clock in games with a friend: " + ("on (5 min + 3 × 30 s)" if c.settings.friend_clock else "off")
+                paint.button((x, y, min(inner, 360), th.BUTTON_H), clock, it.ToggleSetting("friend_clock"),
+                             hit_id="set:friend_clock")
+                y += th.BUTTON_H + 14
                 y += paint.wrapped(x, y, inner, "A click on a checkers3d:// link can open this game (Linux desktops): "
                                  "a .desktop file and xdg-mime, written only when you press the button.",
                                  small, th.MUTED) + 6
@@ -241,7 +320,8 @@ def _text_field(paint: Painter, p: EnteringText, rect: pygame.Rect) -> int:
     if img is not None:
         paint.surface.blit(img, (rect.x + 10, ty))
     elif not text:
-        hint = "checkers3d://HOST:PORT/ROOM" if isinstance(p, EnteringLink) else "this computer"
+        hint = ("checkers3d://HOST:PORT/ROOM" if isinstance(p, EnteringLink)
+                else "a name of up to 20 characters" if isinstance(p, EnteringNickname) else "this computer")
         paint.surface.blit(th.text(f, hint, th.TEXT_DISABLED), (rect.x + 10, ty))
     cx = rect.x + 10 + f.size(text[start:caret])[0]
     pygame.draw.line(paint.surface, th.ACCENT, (cx, ty + 1), (cx, ty + f.get_linesize() - 2), 2)
@@ -252,8 +332,9 @@ def _text_field(paint: Painter, p: EnteringText, rect: pygame.Rect) -> int:
 
 @section("players")
 def players(paint: Painter, c: Controller, play: InGame, x: int, y: int, w: int) -> int:
-    """A friend's game: both players' connections (one line when it fits), and "Continue vs computer"
-    once the friend is gone; returns the height used (0 in other games)."""
+    """A friend's game (or one with someone online): both players' connections (one line when it fits),
+    each one's clock on a line of its own in a game with the clock (the side to move's lit), and
+    "Continue vs computer" once the friend is gone; returns the height used (0 in other games)."""
     human = play.mode.human
     if not play.mode.vs_friend or human is None:
         return 0
@@ -270,21 +351,37 @@ def players(paint: Painter, c: Controller, play: InGame, x: int, y: int, w: int)
         theirs = (f"disconnected {_clock(away)}", th.DANGER)
     else:
         theirs = ("connected", th.GREEN)
-    people = [(human, "You: ", mine), (human.opponent, "Friend: ", theirs)]
+    room = play.mode.room
+    name = room.opponent if room is not None and room.opponent is not None else "Friend"
+    people = [(human, "You: ", mine), (human.opponent, f"{name}: ", theirs)]
+    times = f.session.clock() if f is not None else None
     widths = [18 + small.size(who + state)[0] for _, who, (state, _) in people]
-    one_line = sum(widths) + 24 <= w
+    one_line = times is None and sum(widths) + 24 <= w
     line = small.get_linesize()
+    clock_font = th.font(18, bold=True)
+    row_h = max(line, clock_font.get_linesize()) if times is not None else line
+    running = f.session.clock_running if f is not None and not play.game.is_over else None
     cx = x
     for (color, who, (state, colour)), width in zip(people, widths, strict=True):
         fill, edge = th.PIECE_COLOURS[color.label]
-        pygame.draw.circle(paint.surface, fill, (cx + 6, y + line // 2), 6)
-        pygame.draw.circle(paint.surface, edge, (cx + 6, y + line // 2), 6, width=1)
-        paint.label(cx + 18, y, who, small, th.MUTED)
-        paint.label(cx + 18 + small.size(who)[0], y, state, small, colour)
+        ly = y + (row_h - line) // 2
+        pygame.draw.circle(paint.surface, fill, (cx + 6, ly + line // 2), 6)
+        pygame.draw.circle(paint.surface, edge, (cx + 6, ly + line // 2), 6, width=1)
+        if times is not None:
+            shown = time_left(times[color])
+            img_w = clock_font.size(shown)[0]
+            room_w = w - 18 - img_w - 12
+            if small.size(who + state)[0] > room_w:  # a long nickname: cut to fit beside the clock
+                while who and small.size(who + "…: " + state)[0] > room_w:
+                    who = who[:-3] + ": " if len(who) > 3 else ""
+            paint.label(x + w - img_w, y, shown, clock_font, th.ACCENT if color is running else th.TEXT)
+            paint.note((x + w - img_w, y, img_w, row_h), "clock", f"{color.label} {shown}")
+        paint.label(cx + 18, ly, who, small, th.MUTED)
+        paint.label(cx + 18 + small.size(who)[0], ly, state, small, colour)
         if one_line:
             cx += max(width + 24, w // 2)
         else:
-            y += line + 4
+            y += row_h + 4
     y += line + 4 if one_line else 0
     if c.friend_play.can_continue_vs_computer(c.phase):
         y += 4

@@ -249,8 +249,8 @@ class App:
                 self.camera = camera_at(self.camera, self._now).orbited(dx, dy)
             case inp.Zoom(steps=steps):
                 self.camera = camera_at(self.camera, self._now).zoomed(steps)
-            case (it.StartGame() | it.ContinueSaved() | it.PlayFriend() | it.JoinRoom() | it.OpenFile() | it.Pasted()
-                  | it.OpenBrowser() | it.EditPosition()) if not self._ready:
+            case (it.StartGame() | it.ContinueSaved() | it.PlayFriend() | it.PlayOnline() | it.JoinRoom() | it.OpenFile()
+                  | it.Pasted() | it.OpenBrowser() | it.EditPosition()) if not self._ready:
                 self._waiting_start = intent
             case it.SetView():
                 self._carry_out(self.controller.handle(intent))
@@ -259,7 +259,8 @@ class App:
                 self._waiting_start = it.JoinRoom(self.controller.phase.text)  # joining needs the rules engine
             case (it.ChooseRules() | it.ToggleMoreRules() | it.ToggleSetting() | it.DismissNotes() | it.OpenHelp()
                   | it.CloseHelp() | it.GoToSection() | it.ShowKeys() | it.HideKeys() | it.OpenJoin() | it.TypeText()
-                  | it.EditText() | it.SubmitText() | it.EditServer() | it.RegisterLinks() | it.Greyed()):
+                  | it.EditText() | it.SubmitText() | it.EditServer() | it.EditNickname() | it.RegisterLinks()
+                  | it.Greyed()):
                 self._carry_out(self.controller.handle(intent))
             case it.Cancel() if self.controller.screen is Screen.HELP:
                 self._carry_out(self.controller.handle(intent))

@@ -143,7 +143,7 @@ class Side:
             c.phase = ChoosingMode(left=HumanToMove(Game.from_dict(s["game"]), self.mode()))
         ui = Interface(SIZE)
         ui.render(c, 0.0)
-        return {h.id: h.rect.center for h in ui.hits if h.enabled}
+        return {h.id: h.rect.center for h in ui.hits if h.enabled or h.why}  # (greyed: this one has no settings)
 
     def mode(self) -> Mode:
         s = self.saved()
@@ -288,6 +288,52 @@ def test_two_windows_play_each_other_through_a_link(display, second_display, tmp
             h.kill()
             h.wait(10)
         codes = (host.close(), guest.close())
+    assert codes == (0, 0), "both windows closed cleanly"
+
+
+@pytest.mark.skipif(not Path("/usr/bin/import").exists() and not Path("/usr/local/bin/import").exists(),
+                    reason="needs ImageMagick's import for the screenshots")
+def test_two_windows_pair_through_play_someone_online_with_the_clocks(display, second_display, tmp_path):
+    """Two players, each with a nickname and the room server in their settings, press "Play someone
+    online" on their own screens; the server pairs them (colours drawn), each panel names the other and
+    shows both clocks, and a move on the 3D board reaches the other side."""
+    from game.online.clock import ClockSettings
+
+    with EmbeddedServer("127.0.0.1", clock=ClockSettings()) as server:
+        sides = []
+        for name, screen in (("Ann", display), ("Bob", second_display)):
+            data = tmp_path / name
+            data.mkdir()
+            (data / "settings.json").write_text(json.dumps({"room_server": server.url, "nickname": name}))
+            sides.append(Side(screen, data))
+        ann, bob = sides
+        try:
+            def in_room(side: Side) -> bool:
+                saved = side.saved()
+                return bool(saved and saved["mode"].get("room"))
+
+            def paired() -> bool:  # both press; again (after Esc: Stop looking) if a press was lost while starting
+                for side in sides:
+                    side.keys("Escape")
+                    side.click(side.mode_hits()["online:play"])
+                return bool(wait_for_quietly(lambda: in_room(ann) and in_room(bob), 30))
+
+            wait_for(paired, 300, "both paired")
+            a, b = ann.saved()["mode"], bob.saved()["mode"]
+            assert {a["human"], b["human"]} == {"black", "white"}, "colours drawn, one each"
+            assert a["room"]["opponent"] == "Bob" and b["room"]["opponent"] == "Ann"
+            first = ann if a["human"] == "black" else bob
+            other = bob if first is ann else ann
+            time.sleep(2.0)  # the game shown
+            first.click(first.square("c3", False, piece=True))
+            first.click(first.square("d4", False))
+            assert first.wait_moves(1) == other.wait_moves(1) == ["11-15"]
+            time.sleep(2.5)  # the move animated on the other side; a clock ticked
+            ann.screenshot(SHOTS / "online-ann.png")
+            bob.screenshot(SHOTS / "online-bob.png")
+            assert ann.proc.poll() is None and bob.proc.poll() is None
+        finally:
+            codes = (ann.close(), bob.close())
     assert codes == (0, 0), "both windows closed cleanly"
 
 

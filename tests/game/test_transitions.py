@@ -35,6 +35,7 @@ from game.play.phases import (
     ReadingHelp,
     Resuming,
     Reviewing,
+    SeekingOpponent,
     WaitingForFriend,
 )
 
@@ -45,7 +46,7 @@ INTENT_KINDS = typing.get_args(it.Intent)
 
 
 def test_every_phase_and_intent_kind_has_a_listed_transition_or_a_refusal_with_a_reason():
-    assert len(PHASE_KINDS) == 17 and len(INTENT_KINDS) == len(TRANSITIONS) == 64
+    assert len(PHASE_KINDS) == 19 and len(INTENT_KINDS) == len(TRANSITIONS) == 66
     for row in TRANSITIONS.values():
         assert set(row.phases) <= set(PHASE_KINDS), row
         assert hasattr(Controller, row.apply), row.apply
@@ -111,6 +112,12 @@ def in_phase(kind: type, make, storage) -> Controller:
         case "EnteringServer":
             c.handle(it.ChangeMode())
             c.handle(it.EditServer())
+        case "EnteringNickname":
+            c.handle(it.ChangeMode())
+            c.handle(it.EditNickname())
+        case "SeekingOpponent":
+            c.handle(it.ChangeMode())
+            c.phase = SeekingOpponent(variant="american", nickname="Ann", since=0.0, reach="ws://127.0.0.1:9")
         case "JoiningRoom":
             c.handle(it.ChangeMode())
             c.phase = JoiningRoom(link=LINK)

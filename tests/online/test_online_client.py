@@ -226,7 +226,7 @@ def test_friend_presence_and_the_time_away(server):
     assert not host.can_continue_vs_computer
     assert host.friend_away_s(now=time.monotonic() + FRIEND_AWAY_LIMIT_S) >= FRIEND_AWAY_LIMIT_S
     back = FriendGame.resume(f"checkers3d://127.0.0.1:{server.address.port}/{guest.room}", guest.seat, **FAST)
-    (got,) = pump(host, until=lambda ev: FriendPresence(connected=True) in ev[0])
+    (got,) = pump(host, until=lambda ev: FriendPresence(connected=True, returned=True) in ev[0])
     assert host.friend_away_s() is None
     back.close()
     host.close()
