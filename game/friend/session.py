@@ -155,6 +155,7 @@ class FriendGame:
         self._friend_connected = False
         self._friend_away_since: float | None = None  # time.monotonic() when the friend left
         self._friend_rematch = False
+        self._friend_was_connected = False  # the friend has been seen connected in this room
         self.opponent: str | None = None  # the nickname of an opponent found online (None: a friend)
         self.server: ServerAddress = client.address
         self._clock: tuple[ClockReading, float] | None = None  # the last state's clocks, and when it came
@@ -350,9 +351,11 @@ class FriendGame:
         out.append(Resynced(_copy(self._server), reason))
 
     def _presence(self, connected: bool, seated: bool, away_s: float | None, out: list[FriendEvent]) -> None:
-        returned = connected and self._friend_away_since is not None
+        # back after being away, not their first connection (a paired opponent may connect a moment after us)
+        returned = connected and self._friend_away_since is not None and self._friend_was_connected
         if connected:
             self._friend_away_since = None
+            self._friend_was_connected = True
         elif seated and self._friend_away_since is None:
             self._friend_away_since = time.monotonic() - (away_s or 0.0)
         if (connected, seated) != (self._friend_connected, self._friend_seated):

@@ -227,14 +227,16 @@ class FriendPlay:
             return Refused("Not connected to the room: the rematch can be asked for once it is back", said=True)
         f.rematch()
         self.rematch_asked = True
-        return Step(effects=(Say(None if self.friend_wants_rematch else "Waiting for your friend to press Rematch too"),))
+        who = turn.mode.room.opponent_words if turn.mode.room is not None else "your friend"
+        return Step(effects=(Say(None if self.friend_wants_rematch else f"Waiting for {who} to press Rematch too"),))
 
-    def rematch_asked_by_friend(self, in_friend_game: bool) -> Step:
+    def rematch_asked_by_friend(self, in_friend_game: bool, who: str = "your friend") -> Step:
         self.friend_wants_rematch = True
         if not in_friend_game:
             return Step()
-        return Step(effects=(Say("Your friend pressed Rematch too: the next game is starting" if self.rematch_asked
-                                 else "Your friend asks for a rematch: press Rematch (swap sides)"),))
+        who = who[:1].upper() + who[1:]
+        return Step(effects=(Say(f"{who} pressed Rematch too: the next game is starting" if self.rematch_asked
+                                 else f"{who} asks for a rematch: press Rematch (swap sides)"),))
 
     # what the player did to the game, told to the friend's room (when connected to one)
 

@@ -1256,7 +1256,8 @@ class Controller:
                     who = who[:1].upper() + who[1:]
                     self.notice = f"{who} is back" if connected else f"{who} was disconnected"
             case fo.RematchAsked():
-                self._apply(self.friend_play.rematch_asked_by_friend(in_friend_game))
+                who = p.mode.room.opponent_words if isinstance(p, InGame) and p.mode.room is not None else "your friend"
+                self._apply(self.friend_play.rematch_asked_by_friend(in_friend_game, who))
             case fo.ConnectionChanged(status="gave_up", detail=detail, unreachable=unreachable):
                 self._apply(self.friend_play.room_failed(self.phase, detail, refused=False, unreachable=unreachable))
             case fo.ConnectionChanged():

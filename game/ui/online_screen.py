@@ -328,6 +328,16 @@ def _text_field(paint: Painter, p: EnteringText, rect: pygame.Rect) -> int:
     return rect.height
 
 
+def _fitted(f: pygame.font.Font, who: str, state: str, room: int) -> str:
+    """``who`` ("Name: "), its name cut with an ellipsis until it fits in ``room`` with ``state`` after it."""
+    if f.size(who + state)[0] <= room:
+        return who
+    name = who.removesuffix(": ")
+    while name and f.size(f"{name}…: {state}")[0] > room:
+        name = name[:-1]
+    return f"{name}…: "
+
+
 # --- the game panel ----------------------------------------------------------------------------------
 
 @section("players")
@@ -371,9 +381,7 @@ def players(paint: Painter, c: Controller, play: InGame, x: int, y: int, w: int)
             shown = time_left(times[color])
             img_w = clock_font.size(shown)[0]
             room_w = w - 18 - img_w - 12
-            if small.size(who + state)[0] > room_w:  # a long nickname: cut to fit beside the clock
-                while who and small.size(who + "…: " + state)[0] > room_w:
-                    who = who[:-3] + ": " if len(who) > 3 else ""
+            who = _fitted(small, who, state, room_w)  # a long nickname: cut to fit beside the clock
             paint.label(x + w - img_w, y, shown, clock_font, th.ACCENT if color is running else th.TEXT)
             paint.note((x + w - img_w, y, img_w, row_h), "clock", f"{color.label} {shown}")
         paint.label(cx + 18, ly, who, small, th.MUTED)

@@ -200,3 +200,16 @@ def test_a_friends_room_has_the_clock_only_when_the_setting_says_so(tmp_path, ma
     pump(host, guest, until=lambda: host.vs_friend and guest.vs_friend, what="both in the game")
     for c in (host, guest):
         assert (c.friend_play.friend.session.clock() is not None) is clock
+
+
+def test_a_long_nickname_is_cut_to_fit_beside_the_clock(make_player):
+    a, b = make_player("a", "W" * 20), make_player("b", "Bob")
+    paired(a, b)
+    assert not (b.notice or "").endswith("is back"), "a first connection is no return"
+    ui = Interface((640, 480))
+    ui.reveal("friend:continue")
+    ui.render(b, 0.0)
+    labels = [w for w in ui.widgets if w.label and w.label.startswith("WWW") and "panel" in w.views]
+    assert labels and all(w.label.endswith("…: ") for w in labels), "cut with an ellipsis"
+    clocks = [w.rect for w in ui.widgets if w.what == "clock"]
+    assert all(not w.rect.colliderect(c) for w in labels for c in clocks), "the name stays clear of the clock"
