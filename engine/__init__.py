@@ -9,12 +9,12 @@ window) can run them without numba: :func:`interpret_kernels`, before the first 
 """
 
 from .notation import InvalidSquareError, coords_square, parse_square, square_coords, square_name
-from .variants import AMERICAN, INTERNATIONAL, VARIANTS, Color, Variant, variant_named
+from .variants import ALL_VARIANTS, AMERICAN, INTERNATIONAL, MORE_VARIANTS, VARIANTS, Color, Variant, variant_named
 
 _FROM_POSITION = ("IllegalMoveError", "InvalidFenError", "Move", "Piece", "Position")
 
 __all__ = [
-    "AMERICAN", "INTERNATIONAL", "VARIANTS", "Color", "Variant", "variant_named",
+    "AMERICAN", "INTERNATIONAL", "VARIANTS", "MORE_VARIANTS", "ALL_VARIANTS", "Color", "Variant", "variant_named",
     "Position", "Move", "Piece", "InvalidFenError", "IllegalMoveError", "InvalidSquareError",
     "parse_square", "square_coords", "square_name", "coords_square", "kernels_cached", "interpret_kernels",
     "version", "mark_kernels_compiled",

@@ -476,9 +476,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("egdb", help="endgame tables: build, probe, info, verify")
     p.add_argument("action", choices=("build", "probe", "info", "verify"))
     p.add_argument("--variant", type=_egdb_variant, default=None,
-                   help="american, international or all (build, info, verify: default all; probe: default american)")
+                   help="a rule set the tables can hold (american, international, spanish, italian, czech, thai) or "
+                        "all: the window's two games (build, info, verify: default all; probe: default american)")
     p.add_argument("--pieces", type=int, default=None,
-                   help="build up to this many pieces (default 5 American, 4 International)")
+                   help="build up to this many pieces (default 5 on 8x8, 4 International)")
     p.add_argument("--fen", help="probe: the position")
     p.add_argument("--plies-left", type=whole_number(0), default=None,
                    help="probe: plies left on the International endgame count (default: a fresh count)")

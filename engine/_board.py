@@ -1,7 +1,11 @@
 """Bitboard layout shared by the kernels and the Python side.
 
-Squares are numbered as in PDN (1-32 or 1-50) on the diagram seen from White, square 1 at the top
-left. Bit ``b`` of a 64-bit board stands for square ``s`` (0-based ``s = number - 1``, row
+The kernels' squares are numbered 1-32 or 1-50 on the diagram seen from White, square 1 at the top
+left, on a board whose bottom left corner is dark (PDN's numbering of American checkers and
+International draughts). A rule set that numbers its squares otherwise, or sets its board the other
+way round, is translated at the edge (``notation.kernel_square``): ``squares_of``, ``bitboard_of``,
+``number_bit`` and ``square_table`` speak the rule set's own numbers; ``square_bit`` and the layout's
+``bit_to_square`` the kernels'. Bit ``b`` of a 64-bit board stands for square ``s`` (0-based ``s = number - 1``, row
 ``r = s // W`` with ``W`` squares a row) at ``b = s + r // 2``: after every second row one "ghost" bit
 is left out, so that each diagonal step is the same shift everywhere on the board and a step off
 the side lands on a ghost bit (or off the ends), which the VALID mask clears. 8x8, W = 4:
@@ -29,7 +33,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .notation import square_coords
+from .notation import kernel_square, public_square
 from .variants import Variant
 
 UP_LEFT, UP_RIGHT, DOWN_LEFT, DOWN_RIGHT = 0, 1, 2, 3
@@ -37,15 +41,24 @@ UP_LEFT, UP_RIGHT, DOWN_LEFT, DOWN_RIGHT = 0, 1, 2, 3
 # rules vector (int64) handed to the kernels: the Variant's fields, draw-rule limits in plies (0 where
 # the variant has no such rule)
 (R_WIDTH, R_MEN_BACK, R_FLYING, R_MAJORITY, R_PROMO_ENDS, R_QUIET_PLIES, R_ENDGAME_RULE, R_LONE_VS_THREE_PLIES,
- R_LONE_VS_TWO_PLIES, R_MAIN_DIAGONAL_PLIES) = range(10)
+ R_LONE_VS_TWO_PLIES, R_MAIN_DIAGONAL_PLIES, R_MEN_TAKE_KINGS, R_CROWN_GOES_ON, R_KING_LANDS_NEXT,
+ R_REMOVE_AT_ONCE, R_PRIORITIES, R_LONE_VS_KINGS_PLIES, R_LONE_VS_MORE_KINGS, R_KINGS_FEW_PLIES, R_KINGS_MANY_PLIES,
+ R_COUNTS_RESTART, R_KING_GOES_ON) = range(21)
+# R_PRIORITIES: the capture priorities after the count, as bits (``_movegen._record`` ranks by them)
+P_WITH_KING, P_MOST_KINGS, P_KINGS_FIRST = 1, 2, 4
 # masks vector (uint64); the main diagonal runs from the first player's left corner (a1) to the far one
 M_VALID, M_PROMO_WHITE, M_PROMO_BLACK, M_MAIN_DIAGONAL = range(4)
 
 
 def square_bit(variant: Variant, square: int) -> int:
-    """Bit index of a square number (1-based)."""
+    """Bit index of a kernel square number (1-based)."""
     s = square - 1
     return s + (s // variant.row_width) // 2
+
+
+def number_bit(variant: Variant, number: int) -> int:
+    """Bit index of a square number of the rule set (``notation``)."""
+    return square_bit(variant, kernel_square(variant, number))
 
 
 class Layout(NamedTuple):
@@ -55,7 +68,7 @@ class Layout(NamedTuple):
     rules: np.ndarray  # int64, indexed by R_*
     masks: np.ndarray  # uint64, indexed by M_*
     nbr: np.ndarray  # int64 [4, 64]: the bit one step away in each direction, -1 off the board
-    bit_to_square: np.ndarray  # int64 [64]: the square number of each bit (0 for ghost bits)
+    bit_to_square: np.ndarray  # int64 [64]: the kernel square number of each bit (0 for ghost bits)
 
 
 @lru_cache(maxsize=None)
@@ -82,15 +95,24 @@ def layout(variant: Variant) -> Layout:
             n = b + step
             if 0 <= n < 64 and valid >> n & 1:
                 neighbours[d, b] = n
+    # the main (long) diagonal: the kernels' a1-h8 seen from White (on a mirrored board, the mirror image
+    # of its h1-a8: the long diagonal either way)
     diagonal = 0
     for sq in range(1, variant.squares + 1):
-        file, rank = square_coords(variant, sq)
-        if file == rank:
+        row, k = divmod(sq - 1, w)
+        if 2 * k + (1 - row % 2) == variant.size - 1 - row:
             diagonal |= 1 << square_bit(variant, sq)
+    priorities = (P_WITH_KING * variant.king_capture_first | P_MOST_KINGS * variant.most_kings_capture
+                  | P_KINGS_FIRST * variant.kings_first_capture)
+    plies = lambda moves: 2 * (moves or 0)  # noqa: E731
     rules = np.array([w, variant.men_capture_backward, variant.flying_kings, variant.majority_capture,
                       variant.promotion_ends_capture, 2 * variant.quiet_limit_moves, variant.endgame_rule,
-                      2 * (variant.lone_king_vs_three_moves or 0), 2 * (variant.lone_king_vs_two_moves or 0),
-                      2 * (variant.lone_king_main_diagonal_moves or 0)], dtype=np.int64)
+                      plies(variant.lone_king_vs_three_moves), plies(variant.lone_king_vs_two_moves),
+                      plies(variant.lone_king_main_diagonal_moves), variant.men_capture_kings,
+                      variant.crowned_capture_continues, variant.king_lands_next, variant.captured_removed_at_once,
+                      priorities, plies(variant.lone_king_vs_three_kings_moves), variant.lone_king_vs_more_kings,
+                      plies(variant.kings_ending_four_five_moves), plies(variant.kings_ending_six_seven_moves),
+                      variant.endgame_counts_restart, variant.king_lands_to_go_on], dtype=np.int64)
     masks = np.array([valid, promo_white, promo_black, diagonal], dtype=np.uint64)
     for arr in (rules, masks, neighbours, bit_to_square):
         arr.setflags(write=False)
@@ -99,24 +121,29 @@ def layout(variant: Variant) -> Layout:
 
 @lru_cache(maxsize=None)
 def square_table(variant: Variant) -> tuple[int, ...]:
-    """``bit_to_square`` of :func:`layout` as a tuple of Python ints (cheap to index from Python)."""
-    return tuple(int(sq) for sq in layout(variant).bit_to_square)
+    """The rule set's square number of each bit (0 for ghost bits), as Python ints (cheap to index)."""
+    return tuple(public_square(variant, int(sq)) if sq else 0 for sq in layout(variant).bit_to_square)
 
 
 def squares_of(variant: Variant, bitboard: int) -> list[int]:
-    """Square numbers of the set bits, ascending."""
+    """The rule set's square numbers of the set bits, ascending."""
     table = square_table(variant)
+    return sorted(table[b] for b in _bits(bitboard))
+
+
+def _bits(bitboard: int) -> list[int]:
     out = []
     while bitboard:
         low = bitboard & -bitboard
-        out.append(table[low.bit_length() - 1])
+        out.append(low.bit_length() - 1)
         bitboard ^= low
     return out
 
 
 def bitboard_of(variant: Variant, squares) -> int:
+    """The bitboard of some of the rule set's square numbers."""
     bb = 0
     for sq in squares:
-        bb |= 1 << square_bit(variant, sq)
+        bb |= 1 << number_bit(variant, sq)
     return bb
 

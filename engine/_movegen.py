@@ -12,11 +12,34 @@ instead, with its landing squares in ``routes`` (for animation and click-by-clic
 
 import numpy as np
 
-from ._board import M_PROMO_BLACK, M_PROMO_WHITE, M_VALID, R_FLYING, R_MAJORITY, R_MEN_BACK, R_PROMO_ENDS, R_WIDTH
+from ._board import (
+    M_PROMO_BLACK,
+    M_PROMO_WHITE,
+    M_VALID,
+    P_KINGS_FIRST,
+    P_MOST_KINGS,
+    P_WITH_KING,
+    R_CROWN_GOES_ON,
+    R_FLYING,
+    R_KING_GOES_ON,
+    R_KING_LANDS_NEXT,
+    R_MAJORITY,
+    R_MEN_BACK,
+    R_MEN_TAKE_KINGS,
+    R_PRIORITIES,
+    R_PROMO_ENDS,
+    R_REMOVE_AT_ONCE,
+    R_WIDTH,
+)
 from ._jit import inlined, is_interpreted, kernel
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
+# A bit of a move's captured set that is no square (the layouts use bits 0-53): the man that made this
+# capture was crowned on the way and ends it, a king, off its crowning row (Russian code 1.5.15). It is
+# part of the move's identity; ``make_move`` reads it; whoever reads the captured squares masks it off
+# (``masks[M_VALID]``).
+CROWNED = np.uint64(1 << 62)
 
 # The most legal moves we have room for in one position. Known maxima are far below: 32 in American
 # checkers, and in International draughts positions with about 80 (flying kings on open diagonals).
@@ -27,7 +50,8 @@ MAX_ROUTES = 4096
 MAX_PATH = 24
 
 # rows of the int64 scratch handed to ``generate``
-S_STATE, S_CUR, S_DIR, S_LAND, S_FOUND, S_PATH = 0, 1, 2, 3, 4, 5
+S_STATE, S_CUR, S_DIR, S_LAND, S_FOUND, S_PATH, S_MUST = 0, 1, 2, 3, 4, 5, 6
+S_ROWS = 7
 
 
 if is_interpreted():  # plain Python (see _jit.interpret): the same answers, from Python's int
@@ -71,15 +95,16 @@ else:
 
 
 @inlined
-def _record(frm, to, cap, ncap, majority, record, scratch, out_from, out_to, out_cap, routes, route_len):
-    """Add one finished capture of ``ncap`` pieces (plain moves are listed by ``plain_moves``)."""
+def _record(frm, to, cap, ncap, rank, record, scratch, capstk, out_from, out_to, out_cap, routes, route_len):
+    """Add one finished capture of ``ncap`` pieces (plain moves are listed by ``plain_moves``). ``rank``
+    >= 0 is its precedence (``_rank``) under a variant whose captures are ranked: a higher one empties the
+    list, a lower one is not legal; -1 where the player chooses freely."""
     st = scratch[S_STATE]
-    # majority rule: a longer capture empties the list, a shorter one is not legal
-    if majority:
-        if ncap < st[1]:
+    if rank >= 0:
+        if rank < st[1]:
             return
-        if ncap > st[1]:
-            st[1] = ncap
+        if rank > st[1]:
+            st[1] = rank
             st[0] = 0
     n = st[0]
     if record:
@@ -103,23 +128,84 @@ def _record(frm, to, cap, ncap, majority, record, scratch, out_from, out_to, out
 
 
 @inlined
-def _piece_captures(frm, them, empty, d_lo, d_hi, flying, stop_mask, nbr, majority, record, scratch, capstk,
-                    out_from, out_to, out_cap, routes, route_len):
-    """Every capture of the piece on ``frm``, depth first with an explicit stack (numba can't cache
-    recursive functions). Frame k is the piece after k jumps. A flying king jumps a piece at any
-    distance and may land on any empty square beyond it; other pieces jump an adjacent piece.
-    Jumped pieces stay on the board until the move ends: they block, and can't be jumped twice."""
+def _rank(ncap, with_king, cap, their_kings, capstk, rules):
+    """The precedence of a capture of ``ncap`` pieces (the jumped pieces in order in ``capstk[1]``), as one
+    number compared as a whole, in the order of the rules (FID 6.6-6.9): the count (majority rule), then
+    a capture with a king, then the most kings taken, then the kings met earliest (a bit for each jump
+    that takes a king, the first jump's the highest); -1 where captures are not ranked."""
+    majority = rules[R_MAJORITY] != 0
+    priorities = rules[R_PRIORITIES]
+    if not majority and priorities == 0:
+        return np.int64(-1)
+    rank = np.int64(ncap) << 40 if majority else np.int64(0)
+    if priorities & P_WITH_KING and with_king:
+        rank |= np.int64(1) << 36
+    if priorities & P_MOST_KINGS:
+        rank |= popcount(cap & their_kings) << 28
+    if priorities & P_KINGS_FIRST:
+        jumps = capstk[1]
+        for i in range(ncap):
+            if jumps[i] & their_kings:
+                rank |= np.int64(1) << (27 - i)
+    return rank
+
+
+@inlined
+def _king_can_jump(sq, them, cap, empty, nbr):
+    """Whether a flying king on ``sq`` has a jump: along some diagonal the first piece is one of ``them``
+    not yet captured (``cap``) with an empty square right behind it."""
+    for d in range(4):
+        n = nbr[d, sq]
+        while n >= 0 and (empty >> np.uint64(n)) & ONE:
+            n = nbr[d, n]
+        if n >= 0 and (them >> np.uint64(n)) & ONE and not (cap >> np.uint64(n)) & ONE:
+            beyond = nbr[d, n]
+            if beyond >= 0 and (empty >> np.uint64(beyond)) & ONE:
+                return True
+    return False
+
+
+@inlined
+def _piece_captures(frm, them, targets, empty, king, d_lo, d_hi, stop_mask, crown_mask, their_kings, rules, nbr,
+                    record, scratch, capstk, out_from, out_to, out_cap, routes, route_len):
+    """Every capture of the piece on ``frm`` (a ``king`` or a man), depth first with an explicit stack
+    (numba can't cache recursive functions). Frame k is the piece after k jumps. ``targets`` are the
+    pieces of ``them`` a man may jump (FID 5.3(b): not the kings), a king jumps any of them. A flying king
+    jumps a piece at any distance and lands on any empty square beyond it (or, where kings land next,
+    on the square just beyond); other pieces jump an adjacent piece. Jumped pieces stay on the board
+    until the move ends: they block, and can't be jumped twice (where they leave at once, their
+    squares are empty behind the piece). A man on a ``stop_mask`` square ends its move there (WCDF
+    1.21); one on a ``crown_mask`` square is crowned and goes on as a king (Russian code 1.5.15).
+
+    Where a flying king that may land on several squares beyond a piece must take one from which it can
+    jump on (``Variant.king_lands_to_go_on``; under the majority rule the count sees to it),
+    ``scratch[S_MUST][k]`` says that the jump of frame k has such a landing, and a landing without one
+    then ends no route."""
     cur_s = scratch[S_CUR]
     dir_s = scratch[S_DIR]
     land_s = scratch[S_LAND]
     found_s = scratch[S_FOUND]
     path = scratch[S_PATH]
+    must_s = scratch[S_MUST]
     cap_s = capstk[0]
     jump_s = capstk[1]
+    flying = rules[R_FLYING] != 0
+    land_far = flying and rules[R_KING_LANDS_NEXT] == 0
+    removed = rules[R_REMOVE_AT_ONCE] != 0  # captured pieces leave at once: their squares are empty
+    look_on = land_far and rules[R_KING_GOES_ON] != 0  # a choice of landing must go on where it can
+    crowned_at = 0 if king else MAX_PATH  # the first frame in which the piece moves as a king
+    # what the piece is in the current frame: set again when k changes, where that can change it (a man
+    # crowned on the way, captured pieces leaving at once)
+    changes = removed or (crown_mask != ZERO and not king)
+    as_king = king
+    e = empty
+    d_first = 0 if king else d_lo
+    d_top = 4 if king else d_hi
+    jumpable = them if king else targets
     k = 0
     cur_s[0] = frm
     cap_s[0] = ZERO
-    dir_s[0] = d_lo
+    dir_s[0] = d_first
     land_s[0] = -1
     found_s[0] = 0
     path[0] = frm
@@ -128,8 +214,8 @@ def _piece_captures(frm, them, empty, d_lo, d_hi, flying, stop_mask, nbr, majori
         if land >= 0:
             # take the pending landing square of direction dir_s[k]
             d = dir_s[k]
-            nxt = nbr[d, land] if flying else -1
-            if nxt >= 0 and (empty >> np.uint64(nxt)) & ONE:
+            nxt = nbr[d, land] if as_king and land_far else -1
+            if nxt >= 0 and (((e | jump_s[k]) if removed else e) >> np.uint64(nxt)) & ONE:
                 land_s[k] = nxt
             else:
                 land_s[k] = -1
@@ -137,36 +223,66 @@ def _piece_captures(frm, them, empty, d_lo, d_hi, flying, stop_mask, nbr, majori
             found_s[k] = 1
             path[k + 1] = land
             cap = cap_s[k] | jump_s[k]
-            if (ONE << np.uint64(land)) & stop_mask:
-                # crowning ends the move (WCDF 1.21)
-                _record(frm, land, cap, k + 1, majority, record, scratch, out_from, out_to, out_cap, routes,
-                        route_len)
+            lb = ONE << np.uint64(land)
+            if lb & stop_mask:
+                # crowning ends the move (WCDF 1.21; kings and crowned men are handed no stop_mask)
+                _record(frm, land, cap, k + 1, _rank(k + 1, king, cap, their_kings, capstk, rules),
+                        record, scratch, capstk, out_from, out_to, out_cap, routes, route_len)
                 continue
             k += 1
+            if changes:
+                if crowned_at >= k:  # a man still, whatever an earlier route did deeper down
+                    crowned_at = k if lb & crown_mask else MAX_PATH
+                as_king = k >= crowned_at
+                e = (empty | cap) if removed else empty
+                d_first = 0 if as_king else d_lo
+                d_top = 4 if as_king else d_hi
+                jumpable = them if as_king else targets
             cur_s[k] = land
             cap_s[k] = cap
-            dir_s[k] = d_lo
+            dir_s[k] = d_first
             land_s[k] = -1
             found_s[k] = 0
             continue
         d = dir_s[k]
-        if d >= d_hi:
-            # no direction left: a frame that jumped nothing further ends a route
-            if found_s[k] == 0 and k > 0:
-                _record(frm, cur_s[k], cap_s[k], k, majority, record, scratch, out_from, out_to, out_cap, routes,
-                        route_len)
+        if d >= d_top:
+            # no direction left: a frame that jumped nothing further ends a route (unless another
+            # landing of the same jump goes on)
+            if found_s[k] == 0 and k > 0 and not (look_on and must_s[k - 1]):
+                cap = cap_s[k]
+                to = cur_s[k]
+                if changes and crowned_at <= k and not king and ((ONE << np.uint64(to)) & crown_mask) == ZERO:
+                    cap |= CROWNED  # a man crowned on the way, ending off the crowning row: a king
+                _record(frm, to, cap, k, _rank(k, king, cap_s[k], their_kings, capstk, rules), record,
+                        scratch, capstk, out_from, out_to, out_cap, routes, route_len)
             k -= 1
+            if changes and k >= 0:
+                as_king = k >= crowned_at
+                e = (empty | cap_s[k]) if removed else empty
+                d_top = 4 if as_king else d_hi
+                jumpable = them if as_king else targets
             continue
         n = nbr[d, cur_s[k]]
-        if flying:
-            while n >= 0 and (empty >> np.uint64(n)) & ONE:
+        if as_king and flying:
+            while n >= 0 and (e >> np.uint64(n)) & ONE:
                 n = nbr[d, n]
         if n >= 0:
             nb = ONE << np.uint64(n)
             beyond = nbr[d, n]
-            if (them & nb) != ZERO and (cap_s[k] & nb) == ZERO and beyond >= 0 and (empty >> np.uint64(beyond)) & ONE:
+            if (jumpable & nb) != ZERO and (cap_s[k] & nb) == ZERO and beyond >= 0 and (e >> np.uint64(beyond)) & ONE:
                 jump_s[k] = nb
                 land_s[k] = beyond
+                if look_on:
+                    must_s[k] = 0
+                    if as_king:
+                        after = cap_s[k] | nb
+                        e2 = (e | nb) if removed else e
+                        sq = beyond
+                        while sq >= 0 and (e2 >> np.uint64(sq)) & ONE:
+                            if _king_can_jump(sq, them, after, e2, nbr):
+                                must_s[k] = 1
+                                break
+                            sq = nbr[d, sq]
                 continue
         dir_s[k] = d + 1
 
@@ -228,37 +344,39 @@ def generate(us, them, kings, color, rules, masks, nbr, record, scratch, capstk,
     """All legal moves of the side ``color`` (0 white, 1 black) owning ``us``. Returns the count."""
     valid = masks[M_VALID]
     w = rules[R_WIDTH]
-    majority = rules[R_MAJORITY] != 0
     flying = rules[R_FLYING] != 0
     empty = valid & ~(us | them)
     men = us & ~kings
     my_kings = us & kings
+    their_kings = them & kings
     # men move towards their crowning row: White up (directions 0, 1), Black down (2, 3)
     fwd_lo = 0 if color == 0 else 2
     if rules[R_MEN_BACK]:
         cap_lo, cap_hi = 0, 4
     else:
         cap_lo, cap_hi = fwd_lo, fwd_lo + 2
-    stop_mask = ZERO
-    if rules[R_PROMO_ENDS]:
-        stop_mask = masks[M_PROMO_WHITE] if color == 0 else masks[M_PROMO_BLACK]
+    crowning = masks[M_PROMO_WHITE] if color == 0 else masks[M_PROMO_BLACK]
+    stop_mask = crowning if rules[R_PROMO_ENDS] else ZERO
+    crown_mask = crowning if rules[R_CROWN_GOES_ON] else ZERO
+    targets = them if rules[R_MEN_TAKE_KINGS] else them & ~kings  # what a man may jump (FID 5.3(b))
     st = scratch[S_STATE]
     st[0] = 0
     st[1] = 0
 
     # captures: men, then kings (only pieces with a first jump start a search)
-    b = _jumpers(men, them, empty, cap_lo, cap_hi, w)
+    b = _jumpers(men, targets, empty, cap_lo, cap_hi, w)
     while b:
         frm = lsb(b)
         b &= b - ONE
-        _piece_captures(frm, them, empty | (ONE << np.uint64(frm)), cap_lo, cap_hi, False, stop_mask, nbr, majority,
-                        record, scratch, capstk, out_from, out_to, out_cap, routes, route_len)
+        _piece_captures(frm, them, targets, empty | (ONE << np.uint64(frm)), False, cap_lo, cap_hi, stop_mask,
+                        crown_mask, their_kings, rules, nbr, record, scratch, capstk, out_from, out_to, out_cap,
+                        routes, route_len)
     b = my_kings if flying else _jumpers(my_kings, them, empty, 0, 4, w)
     while b:
         frm = lsb(b)
         b &= b - ONE
-        _piece_captures(frm, them, empty | (ONE << np.uint64(frm)), 0, 4, flying, ZERO, nbr, majority,
-                        record, scratch, capstk, out_from, out_to, out_cap, routes, route_len)
+        _piece_captures(frm, them, them, empty | (ONE << np.uint64(frm)), True, 0, 4, ZERO, ZERO, their_kings,
+                        rules, nbr, record, scratch, capstk, out_from, out_to, out_cap, routes, route_len)
     if st[0] > 0:
         return st[0]
 
@@ -275,7 +393,7 @@ def generate(us, them, kings, color, rules, masks, nbr, record, scratch, capstk,
 
 def new_scratch():
     """Work space for ``generate``: (scratch, capstk). Allocate once, reuse for every call."""
-    return np.zeros((6, MAX_PATH), dtype=np.int64), np.zeros((2, MAX_PATH), dtype=np.uint64)
+    return np.zeros((S_ROWS, MAX_PATH), dtype=np.int64), np.zeros((2, MAX_PATH), dtype=np.uint64)
 
 
 @inlined
@@ -289,7 +407,8 @@ def has_capture(us, them, kings, color, rules, masks, nbr):
     my_kings = us & kings
     fwd_lo = 0 if color == 0 else 2
     cap_lo, cap_hi = (0, 4) if rules[R_MEN_BACK] else (fwd_lo, fwd_lo + 2)
-    if _jumpers(men, them, empty, cap_lo, cap_hi, w):
+    targets = them if rules[R_MEN_TAKE_KINGS] else them & ~kings  # what a man may jump (FID 5.3(b))
+    if _jumpers(men, targets, empty, cap_lo, cap_hi, w):
         return True
     if rules[R_FLYING] == 0:
         return _jumpers(my_kings, them, empty, 0, 4, w) != ZERO
@@ -340,7 +459,8 @@ def make_move(white, black, kings, color, frm, to, cap, masks):
     """The bitboards after ``color`` plays (frm, to, cap). Returns (white, black, kings)."""
     fb = ONE << np.uint64(frm)
     tb = ONE << np.uint64(to)
-    was_king = (kings & fb) != ZERO
+    was_king = (kings & fb) != ZERO or (cap & CROWNED) != ZERO
+    cap &= masks[M_VALID]
     kings &= ~(fb | cap)
     if color == 0:
         white = (white & ~fb) | tb
@@ -360,7 +480,7 @@ def perft(white, black, kings, color, depth, rules, masks, nbr):
     """Leaf count at ``depth`` plies (moves at the last ply are counted, not played). -1 on overflow."""
     if depth <= 0:
         return 1
-    scratch = np.zeros((6, MAX_PATH), dtype=np.int64)
+    scratch = np.zeros((S_ROWS, MAX_PATH), dtype=np.int64)
     capstk = np.zeros((2, MAX_PATH), dtype=np.uint64)
     routes = np.zeros((1, 1), dtype=np.int64)
     route_len = np.zeros(1, dtype=np.int64)

@@ -412,7 +412,7 @@ def _make_child(f, child, c, frm, to, cap, ply, masks, zob, endgame):
     was_king = (kings >> np.uint64(frm)) & ONE
     is_king = (nk >> np.uint64(to)) & ONE
     key = f.key ^ zob[2 * c + np.int64(was_king), frm] ^ zob[2 * c + np.int64(is_king), to] ^ zob[4, 0]
-    cb = cap
+    cb = cap & masks[M_VALID]  # the captured squares (not _movegen.CROWNED)
     while cb:
         sq = lsb(cb)
         cb &= cb - ONE
@@ -649,8 +649,8 @@ def search(tables, memory, stack, output, request):
             rep[n_hist + ply + 1] = child.key
             if use_net:
                 frm, to = mv_from[ply, pick], mv_to[ply, pick]
-                net_update(acc[ply], acc[ply + 1], net, c, frm, to, cap, f.kings, np.int64((f.kings >> np.uint64(frm)) & ONE),
-                           np.int64((child.kings >> np.uint64(to)) & ONE))
+                net_update(acc[ply], acc[ply + 1], net, c, frm, to, cap & masks[M_VALID], f.kings,
+                           np.int64((f.kings >> np.uint64(frm)) & ONE), np.int64((child.kings >> np.uint64(to)) & ONE))
             _child_window(f, child, k, cap)
             ply += 1
             action = ENTER

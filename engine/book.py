@@ -49,9 +49,9 @@ from pathlib import Path
 
 from .arguments import input_file, output_file, variant_arg
 from .game import Game
-from .openings import AMERICAN_BALLOTS, INTERNATIONAL_OPENINGS
+from .openings import openings_for
 from .position import IllegalMoveError, Move, Position
-from .variants import AMERICAN, INTERNATIONAL, Variant
+from .variants import AMERICAN, INTERNATIONAL, Variant, variant_names
 
 log = logging.getLogger(__name__)
 
@@ -61,10 +61,11 @@ BOOK_DIR = "books"  # inside the engine package
 # (plies), and the margin of a good move (centi-men).
 DEPTH = {AMERICAN.name: 15, INTERNATIONAL.name: 11}
 LINE_PLIES = {AMERICAN.name: 2, INTERNATIONAL.name: 2}
+# the other rule sets (8x8 boards, their openings every 3-ply line: engine.openings): a shorter build
+OTHER_DEPTH, OTHER_LINE_PLIES = 11, 1
 TREE_PLIES = 5
 MARGIN = 10
 TT_MB = 128
-ROOT_LINES = {AMERICAN.name: AMERICAN_BALLOTS, INTERNATIONAL.name: INTERNATIONAL_OPENINGS}
 
 
 @dataclass(frozen=True)
@@ -160,8 +161,8 @@ def build(variant: Variant, depth: int | None = None, line_plies: int | None = N
     ``lines`` replaces the variant's opening lines (the ballots or the 10x10 openings)."""
     from .search import Limits, Searcher
 
-    depth = DEPTH[variant.name] if depth is None else depth
-    line_plies = LINE_PLIES[variant.name] if line_plies is None else line_plies
+    depth = DEPTH.get(variant.name, OTHER_DEPTH) if depth is None else depth
+    line_plies = LINE_PLIES.get(variant.name, OTHER_LINE_PLIES) if line_plies is None else line_plies
     searcher = Searcher(tt_size_mb=TT_MB)
     searcher.warm_up()
     positions: dict[str, list] = {}
@@ -187,7 +188,7 @@ def build(variant: Variant, depth: int | None = None, line_plies: int | None = N
             progress(len(positions), time.perf_counter() - started)
         return result.move
 
-    for line in ROOT_LINES[variant.name] if lines is None else lines:
+    for line in openings_for(variant) if lines is None else lines:
         searcher.new_game()
         game = Game(variant)
         for text in line.split():
@@ -234,12 +235,18 @@ def write(data: dict, path: Path) -> None:
 # --- command line -----------------------------------------------------------------------------------
 
 
+def _per_variant(values: dict[str, int], other: int) -> str:
+    """A default for help texts: ``american 15, international 11, the others 11``."""
+    return ", ".join(f"{name} {value}" for name, value in values.items()) + f", the others {other}"
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
     sub = p.add_subparsers(dest="book_command", required=True)
     b = sub.add_parser("build", help="search the book's positions and write the book file")
-    b.add_argument("--variant", type=variant_arg, required=True, help="american or international")
-    b.add_argument("--depth", type=int, default=None, help=f"search depth (default {DEPTH})")
-    b.add_argument("--line-plies", type=int, default=None, help=f"best line after each opening (default {LINE_PLIES})")
+    b.add_argument("--variant", type=variant_arg, required=True, help=f"one of {variant_names()}")
+    b.add_argument("--depth", type=int, default=None, help=f"search depth (default {_per_variant(DEPTH, OTHER_DEPTH)})")
+    b.add_argument("--line-plies", type=int, default=None,
+                   help=f"best line after each opening (default {_per_variant(LINE_PLIES, OTHER_LINE_PLIES)})")
     b.add_argument("--tree-plies", type=int, default=TREE_PLIES,
                    help=f"every answer to the book's moves for this many plies from the start (default {TREE_PLIES})")
     b.add_argument("--margin", type=int, default=MARGIN, help=f"good moves: within this of the best (default {MARGIN})")

@@ -65,6 +65,7 @@ they exist.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import os
 import shutil
@@ -84,10 +85,22 @@ from . import _egdb as K
 from ._draws import NO_GROUP, NO_LIMIT, endgame_after, endgame_group, endgame_rule
 from ._movegen import MAX_MOVES, MAX_PATH, new_scratch
 from .position import Move, Position
-from .variants import AMERICAN, INTERNATIONAL, VARIANTS, Variant
+from .variants import AMERICAN, CZECH, INTERNATIONAL, ITALIAN, SPANISH, THAI, VARIANTS, Variant
 
 FORMAT = 1  # raise when the meaning of the files changes: older files are then rebuilt
-DEFAULT_PIECES = {AMERICAN.name: 5, INTERNATIONAL.name: 4}
+# The rule sets the tables can be built for (see ``supports``) and their default size. The window builds
+# those of ``VARIANTS`` in the background; the others on ``python -m engine egdb build --variant V``.
+DEFAULT_PIECES = {AMERICAN.name: 5, INTERNATIONAL.name: 4, SPANISH.name: 5, ITALIAN.name: 5, CZECH.name: 5,
+                  THAI.name: 5}
+
+
+def supports(variant: Variant) -> bool:
+    """Whether the tables can hold ``variant``'s values: the solver counts no endgame rule or FMJD 6.4's
+    (its groups and their transitions, above); the counts of FMJD-64 7.2 and APCA (Russian, Brazilian,
+    Pool) are other transitions, which it doesn't know."""
+    return variant.name in DEFAULT_PIECES and (not variant.endgame_rule or (
+        variant.lone_king_vs_three_kings_moves is None and variant.kings_ending_four_five_moves is None
+        and variant.kings_ending_six_seven_moves is None and not variant.endgame_counts_restart))
 CACHE_ENV = "CHECKERS3D_CACHE_DIR"
 AUTOBUILD_ENV = "CHECKERS3D_EGDB_AUTOBUILD"
 VALUES = {K.V_DRAW: "draw", K.V_WIN: "win", K.V_LOSS: "loss"}
@@ -122,7 +135,18 @@ def _rules_fingerprint(variant: Variant) -> dict:
             "promotion_ends_capture": variant.promotion_ends_capture, "endgame_rule": variant.endgame_rule,
             "lone_king_vs_three_moves": variant.lone_king_vs_three_moves,
             "lone_king_vs_two_moves": variant.lone_king_vs_two_moves,
-            "lone_king_main_diagonal_moves": variant.lone_king_main_diagonal_moves}
+            "lone_king_main_diagonal_moves": variant.lone_king_main_diagonal_moves, **_newer_rules(variant)}
+
+
+def _newer_rules(variant: Variant) -> dict:
+    """The capture rules added with the rule sets of issue 25, where they differ from their defaults (the
+    two first games' rules), so that those games' fingerprints, and their tables already built, stay."""
+    fields = {f.name: f.default for f in dataclasses.fields(Variant)}
+    return {name: getattr(variant, name) for name in NEWER_RULES if getattr(variant, name) != fields[name]}
+
+
+NEWER_RULES = ("men_capture_kings", "crowned_capture_continues", "king_lands_next", "king_lands_to_go_on",
+               "captured_removed_at_once", "king_capture_first", "most_kings_capture", "kings_first_capture")
 
 
 class Geometry(NamedTuple):
@@ -323,6 +347,8 @@ def build(variant: Variant, pieces: int | None = None, directory: Path | str | N
     """Build (or finish, or extend) the tables of ``variant`` up to ``pieces`` pieces in ``directory``
     (default: the cache). Returns the metadata. Does nothing when a table of as many pieces exists.
     Raises BuildBusyError when another process is building tables in that folder."""
+    if not supports(variant):
+        raise ValueError(f"no endgame tables for {variant.title}: the solver doesn't count its endgame rules")
     folder = egdb_dir(directory)
     folder.mkdir(parents=True, exist_ok=True)
     with _locked(_lock_path(folder)):

@@ -2,8 +2,9 @@
 
 The rules come from the specification (shared/seeds/000, "Rules and how to play", "International
 Draughts (10x10) rules" and "Controls on this page"), which restates WCDF "English Rules" (2025) and
-FMJD "Annex 1 - Official FMJD rules for international draughts" (2024). The record declares every draw
-itself; nobody has to claim one.
+FMJD "Annex 1 - Official FMJD rules for international draughts" (2024), and for the other rule sets
+from the sources ``engine/variants.py`` lists, each limit a field of the Variant table. The record
+declares every draw itself; nobody has to claim one.
 
 How the rules are counted here (a *ply* is one player's move; "N moves each" is 2N plies):
 
@@ -11,11 +12,17 @@ How the rules are counted here (a *ply* is one player's move; "N moves each" is 
   their turn loses"; the same for International): no pieces left, or all of them blocked. This is
   checked first after every move, so a win on the last move within any limit is a win, not a draw.
 * **Repetition** (WCDF 1.31, FMJD 6.2): the third occurrence of the same position with the same side
-  to move draws. Only positions since the record's start count (a FEN brings no history).
-* **Quiet moves** (WCDF 1.32: 40 moves each; FMJD 6.3: 25 moves each): a draw once that many plies in a
-  row have moved no man and captured nothing (the limit comes from ``Variant.quiet_limit_moves``).
-  The count starts at zero at the record's start.
-* **Endgame rule** (FMJD 6.4 as the specification words it; International only, limits from the
+  to move draws (the fourth in Italian draughts: ``Variant.repetition_count``). Only positions since
+  the record's start count (a FEN brings no history).
+* **Quiet moves** (WCDF 1.32: 40 moves each; FMJD 6.3: 25 moves each; FMJD-64 7.2.5: 15): a draw once
+  that many plies in a row have moved no man and captured nothing (the limit comes from
+  ``Variant.quiet_limit_moves``). The count starts at zero at the record's start.
+* **Endgame counts of Russian and Brazilian draughts and Pool checkers** (FMJD-64 7.2.4-7.2.8, APCA;
+  ``_draws`` spells them out): three kings (or more) against a lone king, 1 or 2 pieces against it,
+  3 pieces against a lone king on the main diagonal, and, where both sides have kings, 4-5 or 6-7
+  pieces on the board with the balance of pieces unchanged. A capture or a crowning changes the
+  balance and starts those counts afresh (but the 1-or-2-pieces count, which runs on).
+* **Endgame rule** (FMJD 6.4 as the specification words it; International, limits from the
   ``Variant.lone_king_*`` fields). *A lone king* is a side whose only piece is one king. Against it:
 
   - "3 pieces" means exactly 3 pieces of which at least one is a king (3 kings, 2 kings + 1 man,
@@ -194,6 +201,13 @@ class Game:
         left = 2 * self.variant.quiet_limit_moves - self.quiet_plies
         endgame = self.endgame_plies_left
         return left if endgame is None else min(left, endgame)
+
+    @property
+    def endgame_count(self) -> tuple[int, int] | None:
+        """The endgame count running in the current position: (its group, as ``_draws.endgame_after``
+        numbers it, plies left), or None when none runs. The search starts its own count from it."""
+        group, draw_at = self._endgame[-1]
+        return None if group == NO_GROUP else (group, draw_at - self.ply)
 
     @property
     def endgame_plies_left(self) -> int | None:

@@ -20,9 +20,10 @@ engine understands:
     quit; end of input quits at once, as the protocol asks
 
 ``<P>`` is the side to move (``W`` or ``B``) then one character per square in standard order (1..50,
-or 1..32 after ``set-param name=variant value=american``): ``w``/``b`` man, ``W``/``B`` king, ``e``
-empty. ``<M>`` is ``32-28`` for a quiet move and ``from x to x captured x captured ...`` for a capture
-(``28x19x23``: from 28 to 19 taking 23; captured squares in any order, written here in ascending order).
+or 1..32 on an 8x8 board, numbered as the rule set's FEN numbers them: the ``square_one_corner`` of its
+``Variant``): ``w``/``b`` man, ``W``/``B`` king, ``e`` empty. ``<M>`` is ``32-28`` for a quiet move and
+``from x to x captured x captured ...`` for a capture (``28x19x23``: from 28 to 19 taking 23; captured
+squares in any order, written here in ascending order).
 ``score`` is in men (a man = 1.0), ``time`` in seconds, ``nps`` in millions of nodes per second.
 
 The GUI decides when a game ends: its moves are applied even past a draw our own rules would have
@@ -58,7 +59,7 @@ from . import version
 from .arguments import TT_SIZE_MAX_MB, OneLineParser, variant_arg, whole_number
 from .game import Game
 from .position import IllegalMoveError, InvalidFenError, Move, Position
-from .variants import INTERNATIONAL, VARIANTS, Color, Variant, variant_named, variant_names
+from .variants import ALL_VARIANTS, INTERNATIONAL, Color, Variant, variant_named, variant_names
 
 if TYPE_CHECKING:
     from .search import Searcher  # imported when first used: it loads the search kernels
@@ -291,7 +292,7 @@ class HubEngine:
         if command == "hub":
             self.write(format_line("id", name=NAME, version=version(), author=AUTHOR))
             self.write(format_line("param", name="variant", value=self.variant.name, type="enum",
-                                   values=" ".join(VARIANTS)))
+                                   values=" ".join(ALL_VARIANTS)))
             self.write(format_line("param", name="tt-size", value=self.tt_size_mb, type="int", min=1, max=TT_SIZE_MAX_MB))
             self.write("wait")
         elif command == "set-param":
@@ -477,16 +478,17 @@ def script(argv=None) -> int:
     path = _program_path()
     parser = OneLineParser(
         prog="checkers3d-engine", formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="Checkers 3D's engine (American checkers and International draughts) speaking the Hub "
-                    "protocol, version 2\n(Scan's), on standard input and output.",
+        description="Checkers 3D's engine (American checkers, International draughts and seven more rule "
+                    "sets) speaking the\nHub protocol, version 2 (Scan's), on standard input and output.",
         epilog=f"""To use it from a GUI, add an engine whose command is this program's full path:
 
     {path}
 
 and choose the Hub protocol where the GUI asks (Hub is Scan's protocol; DamExchange and
 CheckerBoard's DLLs are not spoken). The GUI sets the rules with
-set-param name=variant value=american|international (normal, as Scan calls it); without that,
---variant decides. Examples:
+set-param name=variant value=american|international (normal, as Scan calls it)|brazilian|
+russian|pool|spanish|italian|czech|thai (pydraughts' names); without that, --variant decides.
+Examples:
 
     pydraughts:   from draughts.engines.hub import HubEngine; HubEngine(["{path}"])
     a match:      python -m engine match --variant international --b 'hub={path}'

@@ -61,7 +61,7 @@ from .game import Game
 from .openings import openings_for
 from .position import IllegalMoveError, Move, Position
 from .sprt import Sprt, pentanomial
-from .variants import VARIANTS, Color, Variant
+from .variants import ALL_VARIANTS, Color, Variant
 
 Z95 = 1.959964  # two-sided 95% quantile of the normal distribution
 DEFAULT_MAX_PLIES = 400
@@ -200,9 +200,9 @@ def _load_weights(path: str) -> dict[str, tuple[int, ...]]:
     if not isinstance(data, dict):
         data = {}
     vectors = {name: vector for name, vector in data.items() if name not in _WEIGHT_NOTES}
-    if not vectors or set(vectors) - set(VARIANTS):
-        raise ValueError(f"weights file {path!r} must map variant names ({', '.join(VARIANTS)}) to weight lists")
-    return {name: check_weights(VARIANTS[name], vector, f"weights file {path!r}") for name, vector in vectors.items()}
+    if not vectors or set(vectors) - set(ALL_VARIANTS):
+        raise ValueError(f"weights file {path!r} must map variant names ({', '.join(ALL_VARIANTS)}) to weight lists")
+    return {name: check_weights(ALL_VARIANTS[name], vector, f"weights file {path!r}") for name, vector in vectors.items()}
 
 
 _WEIGHT_NOTES = ("command", "data", "positions", "scale", "features")  # keys of a weights file that hold no weights

@@ -16,7 +16,10 @@ don't move the set that judges them.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from .game import Game
+from .position import Position
 from .variants import AMERICAN, INTERNATIONAL, Variant
 
 AMERICAN_BALLOTS = (  # 157 openings
@@ -192,9 +195,28 @@ def build_international(plies: int = PLIES, depth: int = SEARCH_DEPTH, max_abs_s
     return kept
 
 
+# A rule set without a curated opening set starts its games from every line of this many plies (its
+# perft tree: 302 lines on the 8x8 board with 12 men each, as the ACF's three-move ballots are 3 plies)
+LINE_PLIES = 3
+
+
 def openings_for(variant: Variant) -> tuple[str, ...]:
-    """The opening set of a variant, as move texts separated by spaces."""
+    """The opening set of a variant, as move texts separated by spaces: the curated one (the ACF
+    ballots, the 10x10 openings) or every line of LINE_PLIES plies from the start, in generation order."""
     book = {AMERICAN.name: AMERICAN_BALLOTS, INTERNATIONAL.name: INTERNATIONAL_OPENINGS}.get(variant.name, ())
-    if not book:
-        raise ValueError(f"no opening set for {variant.title}")
-    return book
+    return book or _all_lines(variant, LINE_PLIES)
+
+
+@lru_cache(maxsize=None)
+def _all_lines(variant: Variant, plies: int) -> tuple[str, ...]:
+    lines: list[str] = []
+
+    def walk(pos: Position, texts: list[str]) -> None:
+        if len(texts) == plies or not pos.legal_moves():
+            lines.append(" ".join(texts))
+            return
+        for move in pos.legal_moves():
+            walk(pos.play(move), [*texts, pos.move_text(move)])
+
+    walk(Position.initial(variant), [])
+    return tuple(lines)

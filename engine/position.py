@@ -12,7 +12,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _board
-from ._movegen import MAX_MOVES, MAX_PATH, MAX_ROUTES, generate, make_move, new_scratch
+from ._movegen import CROWNED, MAX_MOVES, MAX_PATH, MAX_ROUTES, generate, make_move, new_scratch
 from .notation import InvalidSquareError, format_square, parse_square
 from .variants import Color, Variant
 
@@ -40,13 +40,19 @@ class Piece(NamedTuple):
 class Move:
     """A legal move. Its identity is (start, end, captured): what perft counts and two routes with the
     same captures and the same end share. ``path`` is one route (start, every landing square, end) and
-    ``routes`` all of them, for animation and for entering a capture square by square."""
+    ``routes`` all of them, for animation and for entering a capture square by square.
+
+    ``crowned`` is part of the identity too: where a man crowned in the middle of a capture goes on as a
+    king (Russian draughts), a route that passed the crowning row and one that did not can end on the
+    same square with the same pieces taken, one a king and the other a man. It is set only for the
+    king ending off the crowning row (a man ending on it is crowned anyway)."""
 
     start: int
     end: int
     captured: tuple[int, ...]  # captured squares, ascending
     path: tuple[int, ...] = field(compare=False)
     routes: tuple[tuple[int, ...], ...] = field(compare=False, repr=False)
+    crowned: bool = False
 
     @property
     def is_capture(self) -> bool:
@@ -114,7 +120,7 @@ class Position:
         for square, piece in pieces.items():
             if not 1 <= square <= variant.squares:
                 raise InvalidSquareError(f"square {square} is not on the {variant.title} board (1-{variant.squares})")
-            bit = 1 << _board.square_bit(variant, square)
+            bit = 1 << _board.number_bit(variant, square)
             if piece.color is Color.WHITE:
                 white |= bit
             else:
@@ -151,7 +157,7 @@ class Position:
         if not 1 <= square <= self.variant.squares:
             raise InvalidSquareError(f"square {square} is not on the {self.variant.title} board "
                                      f"(1-{self.variant.squares})")
-        bit = 1 << _board.square_bit(self.variant, square)
+        bit = 1 << _board.number_bit(self.variant, square)
         if not (self.white | self.black) & bit:
             return None
         return Piece(Color.WHITE if self.white & bit else Color.BLACK, bool(self.kings & bit))
@@ -188,21 +194,22 @@ class Position:
                      scratch, capstk, out_from, out_to, out_cap, routes, route_len)
         assert n <= MAX_ROUTES, f"more than {MAX_ROUTES} capture routes in {self.fen()}"
         square = _board.square_table(self.variant)
+        crowned_bit = int(CROWNED)
         grouped: dict[tuple, list[tuple[int, ...]]] = {}
         # plain lists: indexing them is much cheaper than indexing numpy arrays element by element
         for row, length, cap in zip(routes[:n].tolist(), route_len[:n].tolist(), out_cap[:n].tolist(), strict=True):
             route = tuple([square[b] for b in row[:length]])
-            captured = tuple(_board.squares_of(self.variant, cap))
-            grouped.setdefault((route[0], route[-1], captured), []).append(route)
+            captured = tuple(_board.squares_of(self.variant, cap & ~crowned_bit))
+            grouped.setdefault((route[0], route[-1], captured, bool(cap & crowned_bit)), []).append(route)
         assert len(grouped) <= MAX_MOVES
-        return tuple(Move(s, e, c, rs[0], tuple(rs)) for (s, e, c), rs in grouped.items())
+        return tuple(Move(s, e, c, rs[0], tuple(rs), crowned) for (s, e, c, crowned), rs in grouped.items())
 
     def play(self, move: Move) -> "Position":
         """The position after ``move`` (which must be one of :meth:`legal_moves`)."""
         if move not in self._moves_set:
             raise IllegalMoveError(f"{self.move_text(move)!r} is not a legal move in {self.fen()}")
-        sq_bit = lambda sq: _board.square_bit(self.variant, sq)  # noqa: E731
-        cap = 0
+        sq_bit = lambda sq: _board.number_bit(self.variant, sq)  # noqa: E731
+        cap = int(CROWNED) if move.crowned else 0
         for sq in move.captured:
             cap |= 1 << sq_bit(sq)
         _, masks, _, _ = _board.layout(self.variant)
@@ -220,15 +227,18 @@ class Position:
 
     # --- move text ----------------------------------------------------------------------------
 
-    def move_text(self, move: Move, numeric: bool = True) -> str:
-        """``11-15`` / ``22x15`` (numbers) or ``c3-d4`` / ``c3xe5`` (algebraic); the full route when
-        another legal move has the same start and end."""
+    def move_text(self, move: Move, numeric: bool | None = None) -> str:
+        """``11-15`` / ``22x15`` (numbers) or ``c3-d4`` / ``c3xe5`` (algebraic; by default the rule set's
+        custom, ``Variant.algebraic_notation``), a capture with the rule set's separator (``c3:e5`` in
+        Russian draughts); the full route when another legal move has the same start and end."""
+        if numeric is None:
+            numeric = not self.variant.algebraic_notation
         name = lambda sq: format_square(self.variant, sq, numeric)  # noqa: E731
         if not move.captured:
             return f"{name(move.start)}-{name(move.end)}"
         ambiguous = sum(1 for m in self._moves if m.start == move.start and m.end == move.end) > 1
         squares = move.path if ambiguous else (move.start, move.end)
-        return "x".join(name(sq) for sq in squares)
+        return self.variant.capture_separator.join(name(sq) for sq in squares)
 
     def parse_move(self, text: str) -> Move:
         """The legal move that ``text`` names: short form when unambiguous (``11-15``, ``15x24``), the
@@ -278,6 +288,7 @@ def _is_subsequence(needle, hay) -> bool:
 
 
 _FEN_ITEM = re.compile(r"(K?)(\d+)(?:-(\d+))?")
+_FEN_NAMED = re.compile(r"([Kk]?)([a-jA-J](?:10|[1-9]))")
 
 
 def _parse_piece_list(variant: Variant, fen: str, text: str) -> tuple[int, int]:
@@ -287,15 +298,22 @@ def _parse_piece_list(variant: Variant, fen: str, text: str) -> tuple[int, int]:
         return 0, 0
     for item in text.split(","):
         item = item.strip()
-        m = _FEN_ITEM.fullmatch(item.upper())
+        named = _FEN_NAMED.fullmatch(item)
+        m = named or _FEN_ITEM.fullmatch(item.upper())
         if not m:
-            raise InvalidFenError(f"{item!r} is not a square (write squares like 12, K12 for a king, or 1-20)", fen)
-        first = int(m.group(2))
-        last = int(m.group(3)) if m.group(3) else first
+            raise InvalidFenError(f"{item!r} is not a square (write squares like 12, K12 for a king, 1-20 or c3)", fen)
+        if named:  # an algebraic square (PDN FEN of a rule set with algebraic notation: Ka1, c3)
+            try:
+                first = last = parse_square(variant, named.group(2))
+            except InvalidSquareError as err:
+                raise InvalidFenError(str(err), fen) from None
+        else:
+            first = int(m.group(2))
+            last = int(m.group(3)) if m.group(3) else first
         if not (1 <= first <= last <= variant.squares):
             raise InvalidFenError(f"{item!r} is not within squares 1-{variant.squares} of the {variant.title} board", fen)
         for sq in range(first, last + 1):
-            bit = 1 << _board.square_bit(variant, sq)
+            bit = 1 << _board.number_bit(variant, sq)
             pieces |= bit
             if m.group(1):
                 kings |= bit

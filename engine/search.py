@@ -34,10 +34,10 @@ import numpy as np
 
 from . import _board, egdb, network
 from . import _search as K
-from ._draws import NO_GROUP, NO_LIMIT, endgame_group, endgame_rule
+from ._draws import NO_GROUP, NO_LIMIT, endgame_rule
 from ._eval import eval_tables
 from ._jit import mark_compiled
-from ._movegen import MAX_MOVES, MAX_PATH, new_scratch
+from ._movegen import CROWNED, MAX_MOVES, MAX_PATH, new_scratch
 from ._network import MAX_HIDDEN
 from .game import Game
 from .position import Move, Position
@@ -120,12 +120,8 @@ def root_endgame_count(game: Game) -> tuple[int, int]:
     """The endgame count of the search's root frame, as the game record has it: (group, the ply of the
     draw counted from the root), or (NO_GROUP, NO_LIMIT) when no count runs. The search carries it on
     with ``_search.child_counters``."""
-    left = game.endgame_plies_left
-    if left is None:
-        return NO_GROUP, NO_LIMIT
-    pos = game.position
-    group, _ = endgame_group(np.uint64(pos.white), np.uint64(pos.black), np.uint64(pos.kings))
-    return int(group), left
+    count = game.endgame_count
+    return (NO_GROUP, NO_LIMIT) if count is None else count
 
 
 @lru_cache(maxsize=None)
@@ -305,10 +301,11 @@ class Searcher:
 
     @staticmethod
     def _to_move(pos: Position, frm: int, to: int, cap: int) -> Move:
-        table = _board.layout(pos.variant).bit_to_square
-        ident = (int(table[frm]), int(table[to]), tuple(_board.squares_of(pos.variant, cap)))
+        table = _board.square_table(pos.variant)
+        crowned = bool(cap & int(CROWNED))
+        ident = (table[frm], table[to], tuple(_board.squares_of(pos.variant, cap & ~int(CROWNED))), crowned)
         for m in pos.legal_moves():
-            if (m.start, m.end, m.captured) == ident:
+            if (m.start, m.end, m.captured, m.crowned) == ident:
                 return m
         raise AssertionError(f"kernel move {ident} is not legal in {pos.fen()}")
 

@@ -45,7 +45,7 @@ import numpy as np
 
 from .arguments import output_file, variant_arg
 from .game import Game
-from .variants import VARIANTS, Color, Variant
+from .variants import ALL_VARIANTS, Color, Variant
 
 
 def _play(variant_name: str, index: int, seed: int, nodes: int, random_plies: int, max_plies: int):
@@ -54,7 +54,7 @@ def _play(variant_name: str, index: int, seed: int, nodes: int, random_plies: in
     from .openings import openings_for
     from .search import Limits
 
-    variant = VARIANTS[variant_name]
+    variant = ALL_VARIANTS[variant_name]
     searcher = _searcher()
     searcher.new_game()
     rng = random.Random(seed * 1_000_003 + index)
@@ -141,7 +141,7 @@ def _label_many(args: tuple) -> list[int]:
     from .search import Limits
 
     variant_name, rows, nodes = args
-    variant = VARIANTS[variant_name]
+    variant = ALL_VARIANTS[variant_name]
     searcher = _searcher()
     out = []
     searcher.new_game()

@@ -12,9 +12,10 @@ move's own line), the move number and the move text; the errors carry the place 
 The result tag counts the *first player's* score first, as PDN 2.0 says for checkers ("1-0" Black won
 in American checkers, where Black moves first) and as PGN does for White in International draughts.
 
-The rule set: ``[GameType "20"]`` (International) or ``"21"`` (American), a variant's ``pdn_game_type``
-in the table, short or full (``"20,W,10,10,N2,0"``); any other type (Italian 22, Russian 25, Brazilian
-26 ...) is reported as another rule set and its moves are not read. Without a GameType the squares
+The rule set: ``[GameType "20"]`` (International), ``"21"`` (American), ``"25"`` (Russian) ..., a
+variant's ``pdn_game_type`` in the table (ALL_VARIANTS), short or full (``"20,W,10,10,N2,0"``); any
+other type (Turkish 30, Frisian 40 ...) is reported as another rule set and its moves are not read.
+Without a GameType the squares
 decide: a game that names a square above 32 is International; else a game from the standard start
 goes by the squares of its first move (the first moves of the two games share no square: from 9-12 to
 13-16 in American checkers, from 31-35 to 26-30 in International draughts); else (a set-up position,
@@ -31,7 +32,7 @@ from functools import cached_property, lru_cache
 
 from ..game import DrawOfferError, Game
 from ..position import IllegalMoveError, InvalidFenError, Move, Position
-from ..variants import AMERICAN, INTERNATIONAL, VARIANTS, Color, Variant
+from ..variants import ALL_VARIANTS, AMERICAN, INTERNATIONAL, VARIANTS, Color, Variant
 
 MARKS = ("!", "?", "!!", "??", "!?", "?!")
 DRAW_OFFER = "(=)"
@@ -425,7 +426,7 @@ def variant_of_game_type(value: str) -> Variant:
     if not parts[0].isdigit():
         raise PdnVariantError(f"GameType {value!r} can't be read (expected a number such as 20 or 21)", value)
     number = int(parts[0])
-    variant = next((v for v in VARIANTS.values() if v.pdn_game_type == number), None)
+    variant = next((v for v in ALL_VARIANTS.values() if v.pdn_game_type == number), None)
     if variant is None:
         name = GAME_TYPES.get(number, "an unknown game")
         raise PdnVariantError(f"GameType {value!r} is {name}, a rule set this program doesn't play", value)

@@ -28,7 +28,7 @@ def saved_game(game: Game, mode: Mode, flipped: bool) -> dict[str, Any]:
 
 
 def game_in_progress(data: dict | None) -> tuple[str, Mode] | None:
-    """The rules (a name in ``engine.VARIANTS``) and the mode of a game in progress kept as ``data``,
+    """The rules (a name in ``engine.ALL_VARIANTS``) and the mode of a game in progress kept as ``data``,
     read without the rules engine; None for none, a finished game, a friend's game (the mode screen
     offers its room back) or one that can't be read here. Whether its moves are good is for
     :func:`game_from_dict` to find."""

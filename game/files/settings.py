@@ -45,7 +45,7 @@ class Settings:
     animation_speed: AnimationSpeed = AnimationSpeed.NORMAL
     sound: bool = True
     view: View = View.ANGLED
-    variant: str = field(default_factory=_first_variant)  # the rules last chosen (a name in engine.VARIANTS)
+    variant: str = field(default_factory=_first_variant)  # the rules last chosen (a name in engine.ALL_VARIANTS)
     room_server: str = ""  # "Play a friend" opens rooms there (ws://HOST:PORT, wss://...); empty: the game's own
     nickname: str = ""  # what an opponent found by "Play someone online" sees
     friend_clock: bool = False  # the rooms "Play a friend" opens have the game clock
@@ -55,9 +55,9 @@ class Settings:
         """The values the setting ``name`` may take, in the order a toggle steps through them; None
         for a boolean."""
         if name == "variant":
-            from engine import VARIANTS
+            from engine import ALL_VARIANTS
 
-            return tuple(VARIANTS)
+            return tuple(ALL_VARIANTS)
         kind = _CHOICES.get(name)
         return tuple(kind) if kind is not None else None
 

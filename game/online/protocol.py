@@ -22,6 +22,8 @@ from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 from urllib.parse import urlsplit
 
+from engine import ALL_VARIANTS
+
 from .clock import ClockReading, ClockSettings, SideTime
 
 # --- limits ---------------------------------------------------------------------------------------
@@ -39,7 +41,7 @@ ROOM_ID_BYTES = 12  # 96 random bits: 16 URL-safe characters
 SEAT_SECRET_BYTES = 16  # 128 random bits: 22 URL-safe characters
 
 COLORS = ("black", "white")
-VARIANT_NAMES = ("american", "international")
+VARIANT_NAMES = tuple(ALL_VARIANTS)  # every rule set: rooms and the lobby's pairing take each
 
 # The error codes a server sends (docs/online-protocol.md says which situation gives which).
 ERROR_CODES = (
@@ -359,7 +361,7 @@ def _field(data: dict, kind: str, name: str, typ: type) -> Any:
 def _variant(data: dict, kind: str) -> str:
     variant = _field(data, kind, "variant", str)
     if variant not in VARIANT_NAMES:
-        raise BadMessage(f"unknown variant {variant!r} (expected american or international)")
+        raise BadMessage(f"unknown variant {variant!r} (expected one of {', '.join(VARIANT_NAMES)})")
     return variant
 
 

@@ -120,7 +120,12 @@ class ChangeMode:
 
 @dataclass(frozen=True)
 class ChooseRules:
-    variant: str  # a name in engine.VARIANTS
+    variant: str  # a name in engine.ALL_VARIANTS
+
+
+@dataclass(frozen=True)
+class ToggleMoreRules:
+    """Opens or closes the mode screen's "More rule sets" (the rule sets beyond engine.VARIANTS)."""
 
 
 @dataclass(frozen=True)
@@ -421,10 +426,10 @@ class StartPosition:
 
 Intent = (SquarePressed | DragStarted | PieceDropped | Deselect | Cancel | CursorMove | CursorPress | PlayMoveFromList
           | Undo | OfferDraw | AcceptDraw | Resign | ConfirmResign | PlayAgain | ConfirmLeave | ChangeMode
-          | ChooseRules | StartGame | ContinueSaved | FlipBoard | SetView | ToggleSetting | DismissNotes | PlayFriend
-          | PlayOnline | EditNickname | OpenJoin | JoinRoom | CopyLink | Rematch | ContinueVsComputer | EditServer
-          | RegisterLinks | TypeText | EditText | SubmitText | OpenHelp | CloseHelp | GoToSection | ShowKeys
-          | HideKeys | ReviewStep | ReviewTo | BackToGame | PlayFromHere | ToggleAnalysis | Hint | AnalyzeGame
-          | SaveGame | CopyPdn | CopyFen | PasteFromClipboard | Pasted | OpenFile | OpenBrowser | CloseBrowser
-          | BrowserPage | OpenListedGame | EditPosition | ChooseTool | SetTurn | ClearBoard | StartPosition
-          | ClipboardUnavailable | Greyed)
+          | ChooseRules | ToggleMoreRules | StartGame | ContinueSaved | FlipBoard | SetView | ToggleSetting
+          | DismissNotes | PlayFriend | PlayOnline | EditNickname | OpenJoin | JoinRoom | CopyLink | Rematch
+          | ContinueVsComputer | EditServer | RegisterLinks | TypeText | EditText | SubmitText | OpenHelp | CloseHelp
+          | GoToSection | ShowKeys | HideKeys | ReviewStep | ReviewTo | BackToGame | PlayFromHere | ToggleAnalysis
+          | Hint | AnalyzeGame | SaveGame | CopyPdn | CopyFen | PasteFromClipboard | Pasted | OpenFile | OpenBrowser
+          | CloseBrowser | BrowserPage | OpenListedGame | EditPosition | ChooseTool | SetTurn | ClearBoard
+          | StartPosition | ClipboardUnavailable | Greyed)

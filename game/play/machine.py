@@ -190,6 +190,7 @@ TRANSITIONS: dict[type, On] = {
     # the mode screen, the settings, the view, the help
     it.ChangeMode: On(EVERYWHERE, "_change_mode"),
     it.ChooseRules: On(EVERYWHERE, "_choose_rules"),
+    it.ToggleMoreRules: On((ChoosingMode,), "_toggle_more_rules", "The rule sets are listed on the mode screen"),
     it.StartGame: On(EVERYWHERE, "_start_game"),
     it.ContinueSaved: On((ChoosingMode,), "_continue_left", "No game left to go back to here"),
     it.FlipBoard: On(EVERYWHERE, "_flip_board"),
@@ -1303,6 +1304,11 @@ class Controller:
     def _choose_rules(self, intent: it.ChooseRules) -> None:
         self.settings.variant = variant_named(intent.variant).name
         self._save_settings()
+
+    def _toggle_more_rules(self, intent: it.ToggleMoreRules) -> None:
+        p = self.phase
+        assert isinstance(p, ChoosingMode)
+        self.phase = dataclasses.replace(p, more_rules=not p.more_rules)
 
     def _flip_board(self, intent: it.FlipBoard) -> None:
         self.hand.flipped = not self.hand.flipped

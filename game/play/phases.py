@@ -54,16 +54,18 @@ class HelpPage(enum.StrEnum):
 @dataclass(frozen=True)
 class ChoosingMode:
     """The mode screen. ``left`` is the game the player left for it ("Change mode"), which "Back to
-    the game in progress" resumes; None at launch."""
+    the game in progress" resumes; None at launch. ``more_rules``: the "More rule sets" list is open
+    (closed whenever the screen opens)."""
 
     left: TurnPhase | None = None
+    more_rules: bool = False
     screen: ClassVar[Screen] = Screen.MODE
 
 
 @dataclass(frozen=True)
 class Resuming:
     """The game screen at launch while the rules engine loads: a game in progress was saved (with the
-    rules ``variant``, a name in ``engine.VARIANTS``, played as ``mode``), and it is rebuilt and shown
+    rules ``variant``, a name in ``engine.ALL_VARIANTS``, played as ``mode``), and it is rebuilt and shown
     as soon as the engine can replay it. Nothing is played meanwhile."""
 
     variant: str
@@ -253,7 +255,7 @@ class ConfirmingLeave:
 
 @dataclass(frozen=True)
 class ReadingHelp:
-    """The help screen: ``page`` (the Rules of ``variant``, a name in ``engine.VARIANTS``, or the
+    """The help screen: ``page`` (the Rules of ``variant``, a name in ``engine.ALL_VARIANTS``, or the
     Controls), opened at the section with the id ``section`` (None: at the top). ``back`` is the phase
     the player left for it, which Back returns to as it was: a game keeps its state, and its opponent
     goes on thinking (its reply is taken once the player is back)."""

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from engine import VARIANTS
+from engine import ALL_VARIANTS, MORE_VARIANTS, VARIANTS, Variant
 from game.modes import Level
 from game.play import intents as it
 from game.play.phases import ChoosingMode, ConfirmingLeave, HelpPage
@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from game.play.machine import Controller
 
 RULES_PER_ROW = 2  # rule-set buttons side by side on the mode screen
+MORE_H = 24  # the "More rule sets" toggle
 CONTROLS_HELP = (
     "Press a piece, then a green dot; or drag the piece there.",
     "Drag the board to turn it; the mouse wheel zooms.",
@@ -33,7 +34,7 @@ CONTROLS_HELP = (
 def mode_screen(paint: Painter, c: Controller, choosing: ChoosingMode, loading: str | None) -> Columns:
     """The mode screen: the rules, then how to play; the settings at the bottom."""
     head = [part("mode-title", paint), part("leave?", paint, c, "Keep that game")]
-    first = [part("rules", paint, c), part("help", paint), part("vs-computer", paint, c),
+    first = [part("rules", paint, c, choosing), part("help", paint), part("vs-computer", paint, c),
              part("games", paint, c), part("games-help", paint, optional=True)]
     second = [part("play-second", paint, c), part("play-second-help", paint, c, optional=True), part("hotseat", paint),
               part("friend", paint, c),
@@ -78,23 +79,36 @@ def title(paint: Painter, x, y, w) -> int:
 
 
 @section("rules")
-def _rules(paint: Painter, c: Controller, x, y, w) -> int:
+def _rules(paint: Painter, c: Controller, choosing: ChoosingMode, x, y, w) -> int:
+    """The rule sets: American and International, then "More rule sets" (the others, listed while it
+    is open; while it is closed, the one of them chosen, if one is)."""
     top = y
     variant = c.variant
     y += paint.heading(x, y, "Rules")
     bw = (w - (RULES_PER_ROW - 1) * th.GAP) // RULES_PER_ROW
     # one font for them all: the one that the longest title fits in
-    f = min((paint.button_font(v.title, pygame.Rect(0, 0, bw, 40)) for v in VARIANTS.values()),
+    f = min((paint.button_font(v.title, pygame.Rect(0, 0, bw, 40)) for v in ALL_VARIANTS.values()),
             key=lambda font: font.get_height())
-    for i, rules in enumerate(VARIANTS.values()):
-        row, col = divmod(i, RULES_PER_ROW)
-        paint.button((x + col * (bw + th.GAP), y + row * (40 + th.GAP), bw, 40), rules.title,
-                     it.ChooseRules(rules.name), active=variant.name == rules.name, hit_id=f"rules:{rules.name}",
-                     font=f)
-    y += (len(VARIANTS) + RULES_PER_ROW - 1) // RULES_PER_ROW * (40 + th.GAP) - th.GAP + 6
+
+    def rows(variants: list[Variant], y: int) -> int:
+        for i, rules in enumerate(variants):
+            row, col = divmod(i, RULES_PER_ROW)
+            paint.button((x + col * (bw + th.GAP), y + row * (40 + th.GAP), bw, 40), rules.title,
+                         it.ChooseRules(rules.name), active=variant.name == rules.name, hit_id=f"rules:{rules.name}",
+                         font=f)
+        return y + (len(variants) + RULES_PER_ROW - 1) // RULES_PER_ROW * (40 + th.GAP)
+
+    y = rows(list(VARIANTS.values()), y) - th.GAP + 4
+    # the chosen rules' board beside the toggle (on one line: the screen fits 1280x800 with the list closed)
+    small = th.small_font()
+    label = "Fewer rule sets" if choosing.more_rules else f"More rule sets ({len(MORE_VARIANTS)})"
+    tw = min(small.size(label)[0] + 24, w // 2)
+    paint.button((x + w - tw, y, tw, MORE_H), label, it.ToggleMoreRules(), hit_id="mode:more-rules", font=small)
     size = f"{variant.size}×{variant.size}, {variant.rows_of_men * variant.row_width} pieces each"
-    y += paint.label(x, y, size, th.small_font(), th.MUTED)
-    return y - top
+    inset = (MORE_H - small.get_linesize()) // 2
+    y += max(MORE_H, inset + paint.wrapped(x, y + inset, w - tw - th.GAP, size, small, th.MUTED)) + th.GAP
+    more = [v for v in MORE_VARIANTS.values() if choosing.more_rules or v.name == variant.name]
+    return (rows(more, y) - th.GAP if more else y - th.GAP) - top
 
 
 @section("help")
@@ -109,7 +123,7 @@ def _help_buttons(paint: Painter, x, y, w) -> int:
 def _vs_computer(paint: Painter, c: Controller, x, y, w) -> int:
     top = y
     variant = c.variant
-    first = variant.first_player.label.capitalize()
+    first = variant.side_name(variant.first_player)
     y += paint.heading(x, y, "Play vs computer")
     y += paint.label(x, y, f"You play first ({first})", th.small_font(), th.MUTED) + 6
     results = c.storage.results().get(variant.name, {}) if c.storage is not None else {}
@@ -135,7 +149,7 @@ def _play_second(paint: Painter, c: Controller, x, y, w) -> int:
 @section("play-second-help")
 def _play_second_help(paint: Painter, c: Controller, x, y, w) -> int:
     """Who plays which side in "Play second" (where there is room for it)."""
-    second = c.variant.first_player.opponent.label.capitalize()
+    second = c.variant.side_name(c.variant.first_player.opponent)
     return paint.wrapped(x, y, w, f"The computer opens; you play {second}", th.small_font(), th.MUTED)
 
 

@@ -202,13 +202,14 @@ class App:
 
     def _prepare_boards(self) -> None:
         """Start making the board images (a second of numpy each, on a background thread) while the
-        rules engine loads: the chosen rules' first, then the others', so switching is instant. Back
-        on the mode screen after a game, those whose pictures were let go (see _keep_boards)."""
+        rules engine loads: the chosen rules' first, then American's and International's, so switching
+        between them is instant (one of the "More rule sets" gets its board when it is chosen). Back on
+        the mode screen after a game, those whose pictures were let go (see _keep_boards)."""
         from engine import VARIANTS, variant_named
         from game.render.textures import board_image_future, default_pixels
 
         chosen = variant_named(self.controller.settings.variant)
-        for variant in sorted(VARIANTS.values(), key=lambda v: v is not chosen):
+        for variant in (chosen, *(v for v in VARIANTS.values() if v is not chosen)):
             if self.renderer is None or not self.renderer.board_textures.has(variant):
                 board_image_future(variant, default_pixels(variant), self.controller.settings.square_numbers)
 
@@ -256,9 +257,10 @@ class App:
                 self._camera_key = None  # the view pressed, even the one already chosen, resets the camera
             case it.SubmitText() if not self._ready and isinstance(self.controller.phase, EnteringLink):
                 self._waiting_start = it.JoinRoom(self.controller.phase.text)  # joining needs the rules engine
-            case (it.ChooseRules() | it.ToggleSetting() | it.DismissNotes() | it.OpenHelp() | it.CloseHelp() | it.GoToSection()
-                  | it.ShowKeys() | it.HideKeys() | it.OpenJoin() | it.TypeText() | it.EditText() | it.SubmitText()
-                  | it.EditServer() | it.EditNickname() | it.RegisterLinks() | it.Greyed()):
+            case (it.ChooseRules() | it.ToggleMoreRules() | it.ToggleSetting() | it.DismissNotes() | it.OpenHelp()
+                  | it.CloseHelp() | it.GoToSection() | it.ShowKeys() | it.HideKeys() | it.OpenJoin() | it.TypeText()
+                  | it.EditText() | it.SubmitText() | it.EditServer() | it.EditNickname() | it.RegisterLinks()
+                  | it.Greyed()):
                 self._carry_out(self.controller.handle(intent))
             case it.Cancel() if self.controller.screen is Screen.HELP:
                 self._carry_out(self.controller.handle(intent))

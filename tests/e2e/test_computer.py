@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from engine import worker
+from engine import MORE_VARIANTS, worker
 from engine.game import Reason
 from engine.worker import EngineClient
 from game.computer.worker_opponent import WorkerOpponent
@@ -56,6 +56,19 @@ def test_computer_replies_and_undo_mid_search(opponent):
         c.update()
         time.sleep(0.05)
     assert c.game.moves == []
+
+
+@pytest.mark.parametrize("name", list(MORE_VARIANTS))
+def test_the_computer_plays_each_more_rule_set(opponent, name):
+    c = Controller(opponent=opponent)
+    c.handle(it.ChooseRules(name))
+    c.handle(it.StartGame(Level.EASY, play_second=True))
+    for plies in (1, 3, 5):
+        if plies > 1:
+            c.handle(it.PlayMoveFromList(c.legal_moves()[0]))
+        run_until(c, lambda: not isinstance(c.phase, OpponentToMove))
+        assert c.game.variant is MORE_VARIANTS[name] and len(c.game.moves) == plies and c.is_human_turn()
+        assert c.game.moves[-1] in c.game.positions[-2].legal_moves()
 
 
 def test_the_computer_answers_a_draw_offer(opponent):

@@ -1,24 +1,30 @@
 """A slow, obvious move generator written straight from the rules text, to check the numba one.
 
 Sources: the specification (shared/seeds/000, "Rules and how to play (American Checkers)" and
-"International Draughts (10x10) rules"), i.e. WCDF English rules and FMJD Annex 1.
+"International Draughts (10x10) rules"), i.e. WCDF English rules and FMJD Annex 1; for the other rule
+sets the texts engine/variants.py names (FMJD-64 and the Russian code, APCA, FPD, FID, the Czech
+rules, mindsports' and fandom's Thai pages).
 
 Plain Python on a grid of (row, col), on purpose: no bitboards, no numba, no import of
-``engine._movegen``. From the engine it only reads a Position's pieces and side to move.
+``engine._movegen`` or ``engine.notation``. From the engine it only reads a Position's pieces and side
+to move, as square numbers, which this module turns into cells by each rule set's own numbering.
 
-Geometry (PDN, the diagram seen from White, square 1 at the top left): square ``s`` is in row
-``r = (s - 1) // W`` counted from the top and column ``2 * ((s - 1) % W) + (1 - r % 2)``, with ``W``
-playable squares a row. White sits at the bottom and moves up (towards row 0); Black moves down. In
-both games Black starts on the low numbers and White on the high ones.
+Geometry: the diagram seen from White, row 0 at the top (White sits at the bottom and moves up,
+towards row 0; Black moves down). The dark squares are those with (row + col) odd, so the bottom left
+corner is dark; on the boards of FID 2.3 and FPD 6 (Italian and Spanish draughts) the near right
+corner is, so the dark squares are those with (row + col) even. Each rule set numbers the dark squares
+its own way (``NUMBERING``).
 
-A move is identified by (start, end, frozenset(captured)); each identity carries the set of its routes,
-a route being (start, every square where the piece stops after a capture, end), or (start, end) for a
-plain move.
+A move is identified by (start, end, frozenset(captured), crowned): ``crowned`` where a man was crowned
+in the middle of its capture and ends it off its crowning row, a king (Russian code 1.5.15); each
+identity carries the set of its routes, a route being (start, every square where the piece stops after
+a capture, end), or (start, end) for a plain move.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 WHITE, BLACK = 0, 1
 DIAGONALS = ((-1, -1), (-1, 1), (1, -1), (1, 1))  # (row step, col step); up = towards White's far row
@@ -33,28 +39,86 @@ class Rules:
     flying_kings: bool  # International: kings move and capture at any distance
     majority_capture: bool  # International: the capture that takes the most pieces is compulsory
     crowning_ends_capture: bool  # American: a man reaching the far row is crowned and the move ends
+    first: int = WHITE  # who moves first
+    rows: int = 3  # rows of men each
+    numbering: str = "pdn"  # how the dark squares are numbered (see square_to_cell)
+    mirrored: bool = False  # the near right corner is dark (FID 2.3, FPD 6)
+    crowned_goes_on: bool = False  # Russian code 1.5.15: crowned in a capture, it goes on as a king
+    men_take_kings: bool = True  # FID 5.3(b): Italian men never capture kings
+    king_lands_next: bool = False  # Thai: a king lands on the square just beyond the piece it takes
+    removed_at_once: bool = False  # Thai: each piece leaves the board as soon as it is taken
+    with_king_first: bool = False  # FID 6.7, Czech rules: a capture with a king comes before one with a man
+    most_kings: bool = False  # FID 6.8, FPD: then the capture taking the most kings
+    kings_first: bool = False  # FID 6.9: then the one meeting the kings earliest
 
 
 RULES = {
     "american": Rules(size=8, men_capture_backward=False, flying_kings=False, majority_capture=False,
-                      crowning_ends_capture=True),
+                      crowning_ends_capture=True, first=BLACK),
     "international": Rules(size=10, men_capture_backward=True, flying_kings=True, majority_capture=True,
-                           crowning_ends_capture=False),
+                           crowning_ends_capture=False, rows=4),
+    # FMJD-64 / brazil.fmjd.org: International draughts on 8x8
+    "brazilian": Rules(size=8, men_capture_backward=True, flying_kings=True, majority_capture=True,
+                       crowning_ends_capture=False),
+    # FMJD-64: free choice; a man crowned during a capture goes on as a king
+    "russian": Rules(size=8, men_capture_backward=True, flying_kings=True, majority_capture=False,
+                     crowning_ends_capture=False, crowned_goes_on=True),
+    # APCA: Black first, men capture backward, flying kings, free choice, passing the king row stays a man
+    "pool": Rules(size=8, men_capture_backward=True, flying_kings=True, majority_capture=False,
+                  crowning_ends_capture=False, first=BLACK),
+    # FPD: men forward only, flying kings, the most pieces then the most kings; numbered from White's near right
+    "spanish": Rules(size=8, men_capture_backward=False, flying_kings=True, majority_capture=True,
+                     crowning_ends_capture=True, numbering="spanish", mirrored=True, most_kings=True),
+    # FID: short kings, men forward only and never on kings, four priorities; numbered from the top left
+    "italian": Rules(size=8, men_capture_backward=False, flying_kings=False, majority_capture=True,
+                     crowning_ends_capture=True, numbering="italian", mirrored=True, men_take_kings=False,
+                     with_king_first=True, most_kings=True, kings_first=True),
+    # Czech rules: men forward only, flying kings, a king's capture first, otherwise free choice
+    "czech": Rules(size=8, men_capture_backward=False, flying_kings=True, majority_capture=False,
+                   crowning_ends_capture=True, with_king_first=True),
+    # mak-hot: 8 men on two rows, Black first (PDN), kings land just beyond, pieces leave at once;
+    # numbered from Black's far left (PDN 3.0 "31,B,8,8,N2,0")
+    "thai": Rules(size=8, men_capture_backward=False, flying_kings=True, majority_capture=False,
+                  crowning_ends_capture=True, first=BLACK, rows=2, numbering="thai", king_lands_next=True,
+                  removed_at_once=True),
 }
 
 
 # --- geometry ----------------------------------------------------------------------------------
 
-def square_to_cell(size: int, square: int) -> tuple[int, int]:
-    w = size // 2
-    row, k = divmod(square - 1, w)
-    return row, 2 * k + (1 - row % 2)
+def _dark(rules: Rules, row: int, col: int) -> bool:
+    return (row + col) % 2 == (0 if rules.mirrored else 1)
 
 
-def cell_to_square(size: int, row: int, col: int) -> int | None:
-    if not (0 <= row < size and 0 <= col < size) or (row + col) % 2 == 0:
-        return None
-    return row * (size // 2) + col // 2 + 1
+@lru_cache(maxsize=None)
+def _cells(rules: Rules) -> tuple[tuple[int, int], ...]:
+    """The dark cells in the order of their square numbers, 1 first.
+
+    pdn: from the top left, row by row downward, left to right (PDN's American and International
+    diagrams; the FEN numbers of the rule sets written algebraically). italian (FID 2.4): the same on
+    its board. spanish (FPD 3): from White's near right, right to left, row by row upward. thai: from
+    Black's far left, i.e. White's near right, the same way as Spanish but on a board whose near left
+    corner is dark."""
+    n = rules.size
+    rows = range(n) if rules.numbering in ("pdn", "italian") else range(n - 1, -1, -1)
+    out = []
+    for r in rows:
+        cols = [c for c in range(n) if _dark(rules, r, c)]
+        out += [(r, c) for c in (cols if rules.numbering in ("pdn", "italian") else reversed(cols))]
+    return tuple(out)
+
+
+@lru_cache(maxsize=None)
+def _numbers(rules: Rules) -> dict[tuple[int, int], int]:
+    return {cell: number for number, cell in enumerate(_cells(rules), start=1)}
+
+
+def square_to_cell(rules: Rules, square: int) -> tuple[int, int]:
+    return _cells(rules)[square - 1]
+
+
+def cell_to_square(rules: Rules, row: int, col: int) -> int | None:
+    return _numbers(rules).get((row, col))
 
 
 def forward(color: int) -> int:
@@ -92,117 +156,147 @@ class Board:
 
 # --- move generation ---------------------------------------------------------------------------
 
-def _captures_from(board: Board, start: int) -> list[tuple[tuple[int, ...], frozenset]]:
-    """Every complete capture sequence of the piece on ``start``: (route, captured squares).
+def _captures_from(board: Board, start: int) -> list[tuple[tuple[int, ...], frozenset, bool, tuple[bool, ...]]]:
+    """Every complete capture sequence of the piece on ``start``: (route, captured squares, crowned on
+    the way and ending off the crowning row, whether each piece taken in turn was a king).
 
     The piece has left ``start`` (so ``start`` is empty during the move and a circular capture may
     end there); jumped pieces stay on the board until the move ends, so they block landings and
-    passage, and none can be jumped twice. A sequence ends only when the piece can jump no more, or
-    (American) when a man reaches the far row."""
+    passage, and none can be jumped twice (Thai: each leaves the board at once, its square free). A
+    sequence ends only when the piece can jump no more, or (American and the forward-capturing rule
+    sets) when a man reaches the far row. A Russian man that reaches it during a capture is a king from
+    then on. A flying king with several landing squares beyond a piece must take one from which it can
+    jump again, if there is one."""
     rules = board.rules
     n = rules.size
     color, king = board.pieces[start]
-    occupant = dict(board.pieces)
-    del occupant[start]
     results = []
 
-    def can_land(r, c):
-        sq = cell_to_square(n, r, c)
-        return sq is not None and sq not in occupant
+    def can_land(r, c, captured):
+        sq = cell_to_square(rules, r, c)
+        return sq is not None and (sq not in board.pieces or sq == start
+                                   or (rules.removed_at_once and sq in captured))
 
-    def jumps(sq, captured):
-        """(captured square, landing square) pairs available from ``sq``."""
-        r, c = square_to_cell(n, sq)
+    def jumps(sq, captured, is_king):
+        """(captured square, [landing squares]) pairs available from ``sq``."""
+        r, c = square_to_cell(rules, sq)
         out = []
         for dr, dc in DIAGONALS:
-            if not king and not rules.men_capture_backward and dr != forward(color):
+            if not is_king and not rules.men_capture_backward and dr != forward(color):
                 continue
-            if king and rules.flying_kings:
+            if is_king and rules.flying_kings:
                 # slide over empty squares to the first piece
                 k = 1
-                while can_land(r + k * dr, c + k * dc):
+                while can_land(r + k * dr, c + k * dc, captured):
                     k += 1
-                victim = cell_to_square(n, r + k * dr, c + k * dc)
-                if victim is None or occupant[victim][0] == color or victim in captured:
+                victim = cell_to_square(rules, r + k * dr, c + k * dc)
+                if victim is None or board.pieces[victim][0] == color or victim in captured:
                     continue
                 k += 1
-                while can_land(r + k * dr, c + k * dc):  # any empty square beyond it
-                    out.append((victim, cell_to_square(n, r + k * dr, c + k * dc)))
+                landings = []
+                while can_land(r + k * dr, c + k * dc, captured | {victim}):  # any empty square beyond it
+                    landings.append(cell_to_square(rules, r + k * dr, c + k * dc))
+                    if rules.king_lands_next:
+                        break  # Thai: just beyond the piece
                     k += 1
+                if landings:
+                    out.append((victim, landings))
             else:
-                victim = cell_to_square(n, r + dr, c + dc)
-                if victim is None or victim not in occupant or occupant[victim][0] == color or victim in captured:
+                victim = cell_to_square(rules, r + dr, c + dc)
+                if victim is None or victim == start or victim not in board.pieces or board.pieces[victim][0] == color \
+                        or victim in captured:
                     continue
-                if can_land(r + 2 * dr, c + 2 * dc):
-                    out.append((victim, cell_to_square(n, r + 2 * dr, c + 2 * dc)))
+                if not is_king and not rules.men_take_kings and board.pieces[victim][1]:
+                    continue  # FID 5.3(b)
+                if can_land(r + 2 * dr, c + 2 * dc, captured | {victim}):
+                    out.append((victim, [cell_to_square(rules, r + 2 * dr, c + 2 * dc)]))
         return out
 
-    def extend(sq, route, captured):
-        if (not king and rules.crowning_ends_capture and len(route) > 1
-                and square_to_cell(n, sq)[0] == far_row(n, color)):
-            results.append((tuple(route), frozenset(captured)))  # crowned: the move ends here
-            return
-        options = jumps(sq, captured)
+    def extend(sq, route, captured, kinds, is_king):
+        on_far_row = square_to_cell(rules, sq)[0] == far_row(n, color)
+        if not is_king and len(route) > 1 and on_far_row:
+            if rules.crowning_ends_capture:
+                results.append((tuple(route), frozenset(captured), False, tuple(kinds)))  # crowned: the move ends
+                return
+            if rules.crowned_goes_on:
+                is_king = True  # crowned, it goes on capturing as a king
+        options = jumps(sq, captured, is_king)
         if not options:
             if len(route) > 1:
-                results.append((tuple(route), frozenset(captured)))
+                crowned = is_king and not king and not on_far_row
+                results.append((tuple(route), frozenset(captured), crowned, tuple(kinds)))
             return
-        for victim, landing in options:
+        for victim, landings in options:
             captured.add(victim)
-            route.append(landing)
-            extend(landing, route, captured)
-            route.pop()
+            kinds.append(board.pieces[victim][1])
+            if is_king and rules.flying_kings and len(landings) > 1:
+                going_on = [sq2 for sq2 in landings if jumps(sq2, captured, True)]
+                landings = going_on or landings
+            for landing in landings:
+                route.append(landing)
+                extend(landing, route, captured, kinds, is_king)
+                route.pop()
+            kinds.pop()
             captured.discard(victim)
 
-    extend(start, [start], set())
+    extend(start, [start], set(), [], king)
     return results
 
 
 def _plain_moves_from(board: Board, start: int) -> list[tuple[int, ...]]:
     rules = board.rules
-    n = rules.size
     color, king = board.pieces[start]
-    r, c = square_to_cell(n, start)
+    r, c = square_to_cell(rules, start)
     out = []
     for dr, dc in DIAGONALS:
         if not king and dr != forward(color):
             continue  # men move forward only
         k = 1
         while True:
-            sq = cell_to_square(n, r + k * dr, c + k * dc)
+            sq = cell_to_square(rules, r + k * dr, c + k * dc)
             if sq is None or sq in board.pieces:
                 break
             out.append((start, sq))
             if not (king and rules.flying_kings):
-                break  # men and American kings: one square
+                break  # men and short kings: one square
             k += 1
     return out
 
 
-def legal_moves(board: Board) -> dict[tuple[int, int, frozenset], frozenset[tuple[int, ...]]]:
-    """{(start, end, captured): set of routes} of every legal move of the side to move."""
+def _precedence(rules: Rules, board: Board, route, captured, kinds) -> tuple:
+    """What a capture is ranked by, in the order of the rules (FID 6.6-6.9): the count, a king that
+    captures, the kings taken, the kings met earliest (True before False, jump by jump)."""
+    return ((len(captured) if rules.majority_capture else 0),
+            (board.pieces[route[0]][1] if rules.with_king_first else False),
+            (sum(kinds) if rules.most_kings else 0),
+            (kinds + (False,) * (32 - len(kinds)) if rules.kings_first else ()))
+
+
+def legal_moves(board: Board) -> dict[tuple[int, int, frozenset, bool], frozenset[tuple[int, ...]]]:
+    """{(start, end, captured, crowned): set of routes} of every legal move of the side to move."""
+    rules = board.rules
     mine = [sq for sq, (color, _) in sorted(board.pieces.items()) if color == board.turn]
-    captures = [(route, captured) for sq in mine for route, captured in _captures_from(board, sq)]
+    captures = [c for sq in mine for c in _captures_from(board, sq)]
     if captures:  # capturing is compulsory
-        if board.rules.majority_capture:  # kings and men count 1 each
-            most = max(len(captured) for _, captured in captures)
-            captures = [(route, captured) for route, captured in captures if len(captured) == most]
-        sequences = captures
+        ranks = [_precedence(rules, board, route, captured, kinds) for route, captured, _, kinds in captures]
+        best = max(ranks)
+        sequences = [(route, captured, crowned) for (route, captured, crowned, _), rank in zip(captures, ranks, strict=True)
+                     if rank == best]
     else:
-        sequences = [(route, frozenset()) for sq in mine for route in _plain_moves_from(board, sq)]
+        sequences = [(route, frozenset(), False) for sq in mine for route in _plain_moves_from(board, sq)]
     moves: dict = {}
-    for route, captured in sequences:
-        moves.setdefault((route[0], route[-1], captured), set()).add(route)
+    for route, captured, crowned in sequences:
+        moves.setdefault((route[0], route[-1], captured, crowned), set()).add(route)
     return {ident: frozenset(routes) for ident, routes in moves.items()}
 
 
-def play(board: Board, ident: tuple[int, int, frozenset]) -> Board:
-    """The board after the move (start, end, captured): captured pieces come off together, a man that
-    ends its move on the far row is crowned, the other side is to move."""
-    start, end, captured = ident
+def play(board: Board, ident: tuple[int, int, frozenset, bool]) -> Board:
+    """The board after the move (start, end, captured, crowned): captured pieces come off together, a
+    man that ends its move on the far row (or was crowned on the way) is a king, the other side is to move."""
+    start, end, captured, crowned = ident
     color, king = board.pieces[start]
     pieces = {sq: p for sq, p in board.pieces.items() if sq not in captured and sq != start}
-    if square_to_cell(board.rules.size, end)[0] == far_row(board.rules.size, color):
+    if crowned or square_to_cell(board.rules, end)[0] == far_row(board.rules.size, color):
         king = True
     pieces[end] = (color, king)
     return Board(board.variant, pieces, 1 - board.turn)
@@ -228,13 +322,22 @@ def fen(board: Board) -> str:
 
 # --- position sources for the agreement tests --------------------------------------------------
 
-START = {"american": (BLACK, range(21, 33), range(1, 13)), "international": (WHITE, range(31, 51), range(1, 21))}
-
-
 def start_board(variant: str) -> Board:
-    turn, white, black = START[variant]
-    pieces = {sq: (WHITE, False) for sq in white} | {sq: (BLACK, False) for sq in black}
-    return Board(variant, pieces, turn)
+    """The start: each side's men on the dark squares of its nearest ``rows`` rows."""
+    rules = RULES[variant]
+    n = rules.size
+    pieces = {}
+    for sq in range(1, n * n // 2 + 1):
+        row, _ = square_to_cell(rules, sq)
+        if row >= n - rules.rows:
+            pieces[sq] = (WHITE, False)
+        elif row < rules.rows:
+            pieces[sq] = (BLACK, False)
+    return Board(variant, pieces, rules.first)
+
+
+def _ident_key(ident):
+    return ident[0], ident[1], sorted(ident[2]), ident[3]
 
 
 def random_game(variant: str, rng, max_plies: int = 300) -> list[Board]:
@@ -246,7 +349,7 @@ def random_game(variant: str, rng, max_plies: int = 300) -> list[Board]:
         moves = legal_moves(board)
         if not moves:
             break
-        board = play(board, rng.choice(sorted(moves, key=lambda i: (i[0], i[1], sorted(i[2])))))
+        board = play(board, rng.choice(sorted(moves, key=_ident_key)))
         boards.append(board)
     return boards
 
@@ -254,7 +357,8 @@ def random_game(variant: str, rng, max_plies: int = 300) -> list[Board]:
 def random_setup(variant: str, rng) -> Board:
     """A random legal-looking setup, heavy on kings: a few kings and men of each side anywhere (men
     never on their own crowning row, often on the row just before it), either side to move."""
-    n = RULES[variant].size
+    rules = RULES[variant]
+    n = rules.size
     squares = list(range(1, n * n // 2 + 1))
     rng.shuffle(squares)
     pieces = {}
@@ -264,9 +368,9 @@ def random_setup(variant: str, rng) -> Board:
         for _ in range(rng.randint(0, 6)):
             if rng.random() < 0.4:  # a man one step from crowning
                 row = far_row(n, color) - forward(color)
-                choices = [s for s in squares if square_to_cell(n, s)[0] == row]
+                choices = [s for s in squares if square_to_cell(rules, s)[0] == row]
             else:
-                choices = [s for s in squares if square_to_cell(n, s)[0] != far_row(n, color)]
+                choices = [s for s in squares if square_to_cell(rules, s)[0] != far_row(n, color)]
             if choices:
                 sq = rng.choice(choices)
                 squares.remove(sq)

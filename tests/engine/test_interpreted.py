@@ -1,6 +1,6 @@
 """Kernels run as plain Python (``engine.interpret_kernels``, as the game's window process runs them)
 give the compiled kernels' answers: published perft counts, and the same moves, routes, positions and
-automatic outcomes along random games of both rule sets. Each interpreting run is a process of its own
+automatic outcomes along random games of every rule set. Each interpreting run is a process of its own
 (the choice is made once per process, before the first kernel)."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from test_perft import AMERICAN_START, INTERNATIONAL_POSITIONS, INTERNATIONAL_START
+from test_perft import AMERICAN_START, INTERNATIONAL_POSITIONS, INTERNATIONAL_START, MORE_STARTS, THAI_TWELVE_MEN
 
-from engine import AMERICAN, INTERNATIONAL
+from engine import AMERICAN, INTERNATIONAL, variant_named
 
 ROOT = Path(__file__).resolve().parents[2]
 PERFT_NODES = 5_000  # interpreted perft is slow: the shallow depths of every table
@@ -31,9 +31,11 @@ def interpreted(code: str) -> str:
 def test_interpreted_kernels_need_no_numba_and_count_perft_right():
     tables = [(AMERICAN, AMERICAN.start_fen, AMERICAN_START), (INTERNATIONAL, INTERNATIONAL.start_fen, INTERNATIONAL_START)]
     tables += [(INTERNATIONAL, fen, counts) for fen, counts in INTERNATIONAL_POSITIONS.values()]
+    tables += [(variant_named(name), variant_named(name).start_fen, counts) for name, counts in MORE_STARTS.items()]
+    tables += [(variant_named("thai"), *THAI_TWELVE_MEN)]
     cases = [(v.name, fen, depth, nodes) for v, fen, counts in tables
              for depth, nodes in enumerate(counts, start=1) if nodes <= PERFT_NODES]
-    assert len(cases) >= 15
+    assert len(cases) >= 50
     code = (f"cases = {cases!r}\n"
             "from engine import Position, variant_named\n"
             "from engine.__main__ import run_perft\n"
@@ -47,18 +49,18 @@ def test_interpreted_kernels_need_no_numba_and_count_perft_right():
 
 GAMES = """
 import json, random
-from engine import VARIANTS
+from engine.variants import ALL_VARIANTS
 from engine.game import Game
 
 def trace(seed):
     rng = random.Random(seed)
     rows = []
-    for variant in VARIANTS.values():
+    for variant in ALL_VARIANTS.values():
         game = Game(variant)
         while not game.is_over and game.ply < 300:
             moves = game.position.legal_moves()
-            rows.append([game.position.fen(), sorted([m.start, m.end, list(m.captured), sorted(map(list, m.routes))]
-                                                      for m in moves)])
+            rows.append([game.position.fen(), sorted([m.start, m.end, list(m.captured), sorted(map(list, m.routes)),
+                                                       m.crowned] for m in moves)])
             game.play(rng.choice(sorted(moves, key=lambda m: (m.start, m.end, m.captured))))
         rows.append([game.position.fen(), game.outcome.to_dict() if game.outcome else None])
     return rows
@@ -73,8 +75,8 @@ def test_interpreted_kernels_play_random_games_as_the_compiled_ones():
     rows = [row for game in compiled for row in game]
     assert len(rows) > 1000
     moves = [move for _, listed in rows if isinstance(listed, list) for move in listed]
-    assert sum(bool(captured) for _, _, captured, _ in moves) > 200  # captures, multiple ones among them
-    assert any(len(captured) >= 3 for _, _, captured, _ in moves) and any(":WK" in fen or ",K" in fen for fen, _ in rows)
+    assert sum(bool(captured) for _, _, captured, _, _ in moves) > 200  # captures, multiple ones among them
+    assert any(len(captured) >= 3 for _, _, captured, _, _ in moves) and any(":WK" in fen or ",K" in fen for fen, _ in rows)
     out = interpreted(GAMES + f"print(json.dumps([trace(seed) for seed in {list(seeds)!r}]))\n")
     assert json.loads(out) == json.loads(json.dumps(compiled))
 

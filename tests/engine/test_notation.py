@@ -31,7 +31,7 @@ FILES = "abcdefghij"
 def expected_coords(variant, square):
     """(file, rank) 0-based in the first player's frame, worked out from the PDN diagram by hand:
     White's view is the diagram; Black's view is the diagram turned half a turn."""
-    row, col = ref.square_to_cell(variant.size, square)  # row 0 = top of the diagram seen from White
+    row, col = ref.square_to_cell(ref.RULES[variant.name], square)  # row 0 = top of the diagram seen from White
     n = variant.size
     if variant is INTERNATIONAL:  # White moves first: the diagram as it is
         return col, n - 1 - row

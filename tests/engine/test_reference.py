@@ -14,7 +14,7 @@ import reference as ref
 from engine import AMERICAN, INTERNATIONAL, Position, variant_named
 from engine.__main__ import run_perft
 
-VARIANTS = ["american", "international"]
+VARIANTS = ["american", "international", "brazilian", "russian", "pool", "spanish", "italian", "czech", "thai"]
 
 
 def engine_position(board: ref.Board) -> Position:
@@ -25,7 +25,7 @@ def engine_moves(pos: Position) -> dict:
     """{(start, end, captured): routes} of the engine, checking the shape of each Move on the way."""
     out = {}
     for m in pos.legal_moves():
-        ident = (m.start, m.end, frozenset(m.captured))
+        ident = (m.start, m.end, frozenset(m.captured), m.crowned)
         assert ident not in out, f"{pos.fen()}: move {m} listed twice"
         assert list(m.captured) == sorted(set(m.captured)), f"{pos.fen()}: captured not ascending in {m}"
         assert len(set(m.routes)) == len(m.routes), f"{pos.fen()}: a route listed twice in {m}"
@@ -35,8 +35,9 @@ def engine_moves(pos: Position) -> dict:
 
 
 def describe(ident) -> str:
-    start, end, captured = ident
-    return f"{start}{'x' if captured else '-'}{end}" + (f" taking {sorted(captured)}" if captured else "")
+    start, end, captured, crowned = ident
+    return (f"{start}{'x' if captured else '-'}{end}" + (f" taking {sorted(captured)}" if captured else "")
+            + (" crowned" if crowned else ""))
 
 
 def assert_agrees(board: ref.Board) -> int:
@@ -53,10 +54,10 @@ def assert_agrees(board: ref.Board) -> int:
                                       f"engine lacks {sorted(routes - got[ident])}, "
                                       f"engine has extra {sorted(got[ident] - routes)}")
     for m in pos.legal_moves():
-        after = ref.play(board, (m.start, m.end, frozenset(m.captured)))
+        after = ref.play(board, (m.start, m.end, frozenset(m.captured), m.crowned))
         played = pos.play(m)
         assert ref.Board.from_position(played).key() == after.key(), (
-            f"{board.variant} {fen}: after {describe((m.start, m.end, m.captured))} "
+            f"{board.variant} {fen}: after {describe((m.start, m.end, m.captured, m.crowned))} "
             f"engine has {played.fen()}, rules give {ref.fen(after)}")
     return len(expected)
 
@@ -98,63 +99,63 @@ def moves_of(variant, fen):
 
 def test_american_man_captures_forward_only():
     # white man 22 with black men on 18 (ahead) and 26 (behind): only the forward jump 22x15
-    assert set(moves_of(AMERICAN, "W:W22:B18,26")) == {(22, 15, frozenset({18}))}
+    assert set(moves_of(AMERICAN, "W:W22:B18,26")) == {(22, 15, frozenset({18}), False)}
 
 
 def test_international_man_captures_backward():
     # white man 28 with a black man behind it on 33: 28x39
-    assert set(moves_of(INTERNATIONAL, "W:W28:B33")) == {(28, 39, frozenset({33}))}
+    assert set(moves_of(INTERNATIONAL, "W:W28:B33")) == {(28, 39, frozenset({33}), False)}
 
 
 def test_american_crowning_ends_the_capture():
     # black man 23 jumps 26 and lands on 30, White's back row: crowned, the move ends there, although
     # a king on 30 could jump 25 next
-    assert moves_of(AMERICAN, "B:W25,26:B23") == {(23, 30, frozenset({26})): frozenset({(23, 30)})}
+    assert moves_of(AMERICAN, "B:W25,26:B23") == {(23, 30, frozenset({26}), False): frozenset({(23, 30)})}
 
 
 def test_international_man_passing_the_far_row_stays_a_man():
     # white man 12 jumps 8 to 3 on the far row and must go on (backward) over 9 to 14: it stays a man
-    assert moves_of(INTERNATIONAL, "W:W12:B8,9") == {(12, 14, frozenset({8, 9})): frozenset({(12, 3, 14)})}
+    assert moves_of(INTERNATIONAL, "W:W12:B8,9") == {(12, 14, frozenset({8, 9}), False): frozenset({(12, 3, 14)})}
     board = ref.Board.from_position(Position.from_fen(INTERNATIONAL, "W:W12:B8,9"))
-    assert ref.play(board, (12, 14, frozenset({8, 9}))).pieces == {14: (ref.WHITE, False)}
+    assert ref.play(board, (12, 14, frozenset({8, 9}), False)).pieces == {14: (ref.WHITE, False)}
 
 
 def test_majority_capture():
     # 32x21 takes one piece; 32x23x14 and 33x22x31 (a man captures backward) take two: only those
-    assert set(moves_of(INTERNATIONAL, "W:W32,33:B27,28,19")) == {(32, 14, frozenset({28, 19})),
-                                                                   (33, 31, frozenset({27, 28}))}
+    assert set(moves_of(INTERNATIONAL, "W:W32,33:B27,28,19")) == {(32, 14, frozenset({28, 19}), False),
+                                                                   (33, 31, frozenset({27, 28}), False)}
 
 
 def test_american_free_choice_among_captures():
     # the one-piece 31x24 stands beside the two-piece 22x15x8
-    assert set(moves_of(AMERICAN, "W:W22,31:B11,18,27")) == {(22, 8, frozenset({11, 18})),
-                                                             (31, 24, frozenset({27}))}
+    assert set(moves_of(AMERICAN, "W:W22,31:B11,18,27")) == {(22, 8, frozenset({11, 18}), False),
+                                                             (31, 24, frozenset({27}), False)}
 
 
 def test_flying_king_lands_anywhere_beyond():
     # white king 46 takes 28 (after the empty 41, 37, 32) and may stop on 23, 19, 14, 10 or 5
     moves = moves_of(INTERNATIONAL, "W:WK46:B28")
-    assert set(moves) == {(46, sq, frozenset({28})) for sq in (23, 19, 14, 10, 5)}
+    assert set(moves) == {(46, sq, frozenset({28}), False) for sq in (23, 19, 14, 10, 5)}
 
 
 def test_american_king_moves_one_square():
     moves = moves_of(AMERICAN, "W:WK18:B1")
-    assert {end for _, end, _ in moves} == {14, 15, 22, 23}
+    assert {end for _, end, _, _ in moves} == {14, 15, 22, 23}
 
 
 def test_circular_capture_returns_to_start_and_jumps_no_piece_twice():
     # American king 26 takes 23, 15, 14, 22 round a square, either way round, and is back on 26: one
     # move with two routes. Standing on 26 again it may not take 23 (or 22) a second time.
     assert moves_of(AMERICAN, "W:WK26:B14,15,22,23") == {
-        (26, 26, frozenset({14, 15, 22, 23})): frozenset({(26, 19, 10, 17, 26), (26, 17, 10, 19, 26)})}
+        (26, 26, frozenset({14, 15, 22, 23}), False): frozenset({(26, 19, 10, 17, 26), (26, 17, 10, 19, 26)})}
     # the same with an International man, which captures backward too
     assert moves_of(INTERNATIONAL, "W:W32:B17,18,27,28") == {
-        (32, 32, frozenset({17, 18, 27, 28})): frozenset({(32, 23, 12, 21, 32), (32, 21, 12, 23, 32)})}
+        (32, 32, frozenset({17, 18, 27, 28}), False): frozenset({(32, 23, 12, 21, 32), (32, 21, 12, 23, 32)})}
 
 
 def test_flying_king_random178_first_move_is_circular():
     moves = moves_of(INTERNATIONAL, "B:BK17,K24:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46")
-    assert any(start == end for start, end, _ in moves)
+    assert any(start == end for start, end, _, _ in moves)
 
 
 # --- the agreement sweeps -----------------------------------------------------------------------

@@ -52,6 +52,13 @@ def states(variant, make, opponent, storage, games_folder):
                              "later runs take a moment)…"))
     c = Controller(storage=storage)
     c.settings.variant = variant.name
+    c.handle(it.ToggleMoreRules())
+    out.append(("mode, more rule sets open", c, None))
+    c = Controller(storage=storage)
+    c.settings.variant = "russian" if variant is AMERICAN else "thai"
+    out.append(("mode, one of the more rule sets chosen", c, None))
+    c = Controller(storage=storage)
+    c.settings.variant = variant.name
     c.notes.append("Your saved game could not be read; it was set aside as saved_game.json.corrupt-1 and a new "
                    "one starts.")
     c.open_game(played(variant, 12), Mode())

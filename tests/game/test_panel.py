@@ -141,26 +141,6 @@ def test_the_panel_redraws_only_when_the_controller_changed(make):
     assert ui.render(c, 1.0) and ui.layout.panel in ui.redrawn
 
 
-def test_a_third_rule_set_in_the_table_shows_on_the_mode_screen(monkeypatch):
-    from dataclasses import replace
-
-    from engine import INTERNATIONAL, VARIANTS
-
-    brazilian = replace(INTERNATIONAL, name="brazilian", title="Brazilian Draughts", size=8, rows_of_men=3)
-    monkeypatch.setitem(VARIANTS, "brazilian", brazilian)
-    c = Controller()
-    ui, h = hits(c)
-    buttons = [h[f"rules:{name}"] for name in ("american", "international", "brazilian")]
-    assert buttons[2].intent == it.ChooseRules("brazilian")
-    for i, a in enumerate(buttons):
-        assert ui.layout.panel.contains(a.rect)
-        assert not any(a.rect.colliderect(b.rect) for b in buttons[i + 1:])
-    c.handle(buttons[2].intent)
-    assert c.settings.variant == "brazilian" and c.variant is brazilian
-    c.handle(it.ToggleSetting("variant"))
-    assert c.settings.variant == "american", "the setting steps through the whole table"
-
-
 def texts(ui) -> set[str]:
     return {w.what.removeprefix("text:") for w in ui.widgets if w.what.startswith("text:")}
 
@@ -277,12 +257,15 @@ def test_captures_are_written_with_a_times_sign_on_screen_and_x_in_the_saved_gam
 
 @pytest.mark.parametrize("size", [(640, 480), (800, 600), (1280, 800), (1920, 1080), (760, 1000), (600, 900)])
 def test_the_rule_buttons_words_are_the_same_size_and_fit(size):
-    ui, _ = hits(Controller(), size)
-    buttons = [w for w in ui.widgets if w.what.startswith("rules:")]
-    assert len(buttons) == 2 and buttons[0].font_px == buttons[1].font_px, [(b.label, b.font_px) for b in buttons]
-    for b in buttons:
-        f = th.font(15) if b.font_px == th.body_font().get_height() else th.small_font()
-        assert max(f.size(word)[0] for word in b.label.split()) <= b.rect.width - 12, b.label
+    c = Controller()
+    for shown in (2, 9):  # the list of more rule sets closed, then open
+        ui, _ = hits(c, size)
+        buttons = [w for w in ui.widgets if w.what.startswith("rules:")]
+        assert len(buttons) == shown and len({b.font_px for b in buttons}) == 1, [(b.label, b.font_px) for b in buttons]
+        for b in buttons:
+            f = th.font(15) if b.font_px == th.body_font().get_height() else th.small_font()
+            assert max(f.size(word)[0] for word in b.label.split()) <= b.rect.width - 12, b.label
+        c.handle(it.ToggleMoreRules())
 
 
 @pytest.mark.parametrize("size", [(640, 480), (800, 600), (1000, 700), (1280, 800), (760, 1000)])

@@ -105,7 +105,7 @@ def test_a_dropped_file_of_one_game_opens_at_once(make, tmp_path, opponent):
 
 @pytest.mark.parametrize("content, message", [
     (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)) * 40, "not a PDN text file"),
-    ('[Event "x"]\n[GameType "25"]\n1. c3-d4 f6-g5 *\n'.encode(), "Russian draughts"),
+    ('[Event "x"]\n[GameType "40"]\n1. 32-28 *\n'.encode(), "Frisian draughts"),
     (b"", "No games in"),
 ])
 def test_bad_files_give_a_message_and_the_game_goes_on(make, tmp_path, content, message):
@@ -119,6 +119,16 @@ def test_bad_files_give_a_message_and_the_game_goes_on(make, tmp_path, content, 
     c.handle(it.CloseBrowser())
     assert isinstance(c.phase, HumanToMove) and len(c.game.moves) == 1  # the game is there as it was
     played(c, "23-19")
+
+
+def test_a_game_of_one_of_the_more_rule_sets_opens(make, tmp_path):
+    c = make()
+    path = tmp_path / "russian.pdn"
+    path.write_text('[Event "x"]\n[GameType "25"]\n1. c3-d4 f6-e5 2. d4:f6 g7:e5 *\n', encoding="utf-8")
+    c.handle(it.OpenFile(str(path)))
+    read(c)
+    assert c.game.variant.name == "russian" and len(c.game.moves) == 4, c.notice
+    assert c.game.position.move_text(c.game.moves[2]) == "d4:f6"
 
 
 def test_a_truncated_file_keeps_the_moves_before_the_break(make, tmp_path):

@@ -1,0 +1,141 @@
+"""Every rule set in the game (issue 25): the mode screen's "More rule sets", a game of each started
+and played through the controller (two players, and against the computer as the controller sees it),
+its game screen and its Rules page drawn."""
+
+from __future__ import annotations
+
+import pygame
+import pytest
+from support import ScriptedOpponent
+
+from engine import ALL_VARIANTS, MORE_VARIANTS, VARIANTS
+from game.help import rules_page
+from game.modes import Level
+from game.play import intents as it
+from game.play.machine import Controller
+from game.play.phases import HelpPage, OpponentToMove, ReadingHelp, Screen
+from game.ui import Interface
+
+RULE_SETS = list(ALL_VARIANTS.values())
+RUSSIAN_NAME = "russian"
+
+
+@pytest.fixture(autouse=True)
+def _fonts():
+    pygame.font.init()
+
+
+def hits(c: Controller, size=(1280, 800)) -> dict[str, object]:
+    ui = Interface(size)
+    ui.render(c, 0.0)
+    return {h.id: h for h in ui.hits}
+
+
+def rule_buttons(c: Controller, size=(1280, 800)) -> list[str]:
+    return [name for name in ALL_VARIANTS if f"rules:{name}" in hits(c, size)]
+
+
+def test_more_rule_sets_open_and_close_and_the_chosen_one_stays_in_sight(storage):
+    c = Controller(storage=storage)
+    assert rule_buttons(c) == list(VARIANTS), "closed at first: American and International only"
+    assert hits(c)["mode:more-rules"].intent == it.ToggleMoreRules()
+    c.handle(it.ToggleMoreRules())
+    assert rule_buttons(c) == list(ALL_VARIANTS)
+    ui = Interface((1280, 800))
+    ui.render(c, 0.0)
+    buttons = [h for h in ui.hits if h.id.startswith("rules:") or h.id == "mode:more-rules"]
+    for i, a in enumerate(buttons):
+        assert not any(a.rect.colliderect(b.rect) for b in buttons[i + 1:]), a.id
+    c.handle(hits(c)[f"rules:{RUSSIAN_NAME}"].intent)
+    assert c.settings.variant == RUSSIAN_NAME and c.variant.name == RUSSIAN_NAME
+    c.handle(it.ToggleMoreRules())
+    assert rule_buttons(c) == [*VARIANTS, RUSSIAN_NAME], "closed again, the rule set chosen still shows"
+    c.handle(it.ChooseRules("american"))
+    assert rule_buttons(c) == list(VARIANTS)
+
+
+def test_the_list_closes_when_the_mode_screen_opens_again(make):
+    c = make()
+    c.handle(it.ChangeMode())
+    c.handle(it.ToggleMoreRules())
+    assert rule_buttons(c) == list(ALL_VARIANTS)
+    c.handle(it.ContinueSaved())
+    assert c.screen is Screen.GAME
+    assert c.handle(it.ToggleMoreRules()).refused, "the list is on the mode screen only"
+    c.handle(it.ChangeMode())
+    assert rule_buttons(c) == list(VARIANTS)
+
+
+def test_the_rules_setting_steps_through_every_rule_set_and_a_stored_one_is_kept(storage):
+    c = Controller(storage=storage)
+    seen = [c.settings.variant]
+    for _ in ALL_VARIANTS:
+        c.handle(it.ToggleSetting("variant"))
+        seen.append(c.settings.variant)
+    assert seen == [*ALL_VARIANTS, "american"]
+    c.handle(it.ChooseRules("thai"))
+    assert Controller(storage=storage).settings.variant == "thai", "read back from the settings file"
+
+
+@pytest.mark.parametrize("variant", RULE_SETS, ids=lambda v: v.name)
+def test_a_game_of_each_rule_set_for_two_players(variant, storage):
+    c = Controller(storage=storage)
+    c.handle(it.ChooseRules(variant.name))
+    c.handle(it.StartGame(None))
+    assert c.screen is Screen.GAME and c.game.variant is variant and not c.mode.vs_computer
+    assert c.game.turn is variant.first_player
+    for ply in range(8):
+        assert c.is_human_turn()
+        c.handle(it.PlayMoveFromList(c.legal_moves()[-1]))
+        assert len(c.game.moves) == ply + 1
+    assert c.game.positions[-1] == c.game.position and c.game.position.variant is variant
+    assert hits(c, (1000, 700)), "the game screen draws"
+
+
+@pytest.mark.parametrize("variant", RULE_SETS, ids=lambda v: v.name)
+def test_a_game_of_each_rule_set_against_the_computer(variant, storage):
+    opponent = ScriptedOpponent()
+    c = Controller(opponent=opponent, storage=storage)
+    c.handle(it.ChooseRules(variant.name))
+    c.handle(it.StartGame(Level.EASY))
+    assert c.game.variant is variant and c.mode.level is Level.EASY and c.mode.human is variant.first_player
+    for ply in range(0, 6, 2):
+        c.handle(it.PlayMoveFromList(c.legal_moves()[0]))
+        assert isinstance(c.phase, OpponentToMove)
+        asked, level = opponent.requests[-1]
+        assert asked.variant is variant and level is Level.EASY and len(asked.moves) == ply + 1
+        opponent.reply_first_legal()
+        c.update()
+        assert c.is_human_turn() and len(c.game.moves) == ply + 2
+    c.handle(it.StartGame(Level.MEDIUM, play_second=True))
+    c.handle(it.ConfirmLeave())
+    assert c.game.variant is variant and isinstance(c.phase, OpponentToMove)
+    assert c.mode.human is variant.first_player.opponent
+
+
+@pytest.mark.parametrize("variant", RULE_SETS, ids=lambda v: v.name)
+def test_the_rules_page_of_each_rule_set_opens(variant, storage):
+    c = Controller(storage=storage)
+    c.handle(it.ChooseRules(variant.name))
+    c.handle(it.OpenHelp(HelpPage.RULES))
+    assert isinstance(c.phase, ReadingHelp) and c.phase.variant == variant.name
+    page = rules_page(variant)
+    assert variant.title in page.title and any(s.diagrams for s in page.sections)
+    ui = Interface((1000, 700))
+    ui.render(c, 0.0)
+    assert ui.widgets
+
+
+def test_the_table_pages_say_what_sets_each_rule_set_apart():
+    def text(name: str) -> str:
+        return " ".join(s.text for s in rules_page(ALL_VARIANTS[name]).sections)
+
+    assert "goes on capturing as a king" in text("russian")
+    assert "may not capture a king" in text("italian") and "meets a king earliest" in text("italian")
+    assert "the most kings" in text("spanish") and "Men capture forward only" in text("spanish")
+    assert "you must capture with a king" in text("czech")
+    assert "just beyond it" in text("thai") and "8 men" in text("thai")
+    assert "Red moves first" in text("pool")
+    assert "15 moves" in text("brazilian") and "not written yet" in text("brazilian")
+    for name in MORE_VARIANTS:
+        assert ALL_VARIANTS[name].title in text(name)
