@@ -1,6 +1,7 @@
 """game.window.memory: the /proc readers behind --bench-memory. No byte counts are asserted (memory numbers
 vary from machine to machine); only how the figures relate, which holds everywhere."""
 
+import mmap
 import os
 import sys
 import time
@@ -25,11 +26,13 @@ def test_figures_of_this_process_relate():
 
 
 def test_private_memory_is_seen_where_it_is_touched():
+    # fresh pages from the kernel (a bytearray may reuse heap memory earlier tests touched and freed),
+    # resident only once written
+    block = mmap.mmap(-1, 64 * MIB, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
     before = memory.process_memory(os.getpid())["anon"]
-    block = bytearray(64 * MIB)  # zeroed by the kernel: resident only once written
     block[:: memory.PAGE] = b"\x01" * (len(block) // memory.PAGE)
     assert memory.process_memory(os.getpid())["anon"] - before >= 60 * MIB
-    del block
+    block.close()
 
 
 def test_a_gone_process_reads_as_none():
