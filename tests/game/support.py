@@ -1,10 +1,16 @@
-"""Helpers for the controller tests: positions by algebraic square names, a scripted computer."""
+"""Helpers for the controller tests: positions by algebraic square names, a scripted computer, and
+controllers run frame by frame until what a room's server sends has arrived."""
 
 from __future__ import annotations
+
+import time
 
 from engine import AMERICAN, Position, parse_square
 from engine.game import Game
 from game.opponent import DrawAnswer, OpponentError, OpponentMove, OpponentStatus
+
+# a room client's timings for tests: quick reconnection, pings and first connection
+FAST = dict(backoff=(0.05, 0.3), ping_interval=2.0, first_connect_timeout=3.0)
 
 
 def sq(name: str, variant=AMERICAN) -> int:
@@ -65,3 +71,15 @@ class ScriptedOpponent:
         self.outbox.append(OpponentError(message))
 
 
+
+
+def pump(*players, until, timeout: float = 10.0, what: str = "") -> None:
+    """Run each controller's frame update (as the window's loop does) until ``until()`` holds."""
+    end = time.monotonic() + timeout
+    while not until():
+        if time.monotonic() > end:
+            raise AssertionError(f"timed out waiting for {what or until}: "
+                                 + "; ".join(f"{type(c.phase).__name__} {c.status()!r} {c.notice!r}" for c in players))
+        for c in players:
+            c.update()
+        time.sleep(0.01)

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
-from support import ScriptedOpponent, sq
+from support import FAST, ScriptedOpponent, pump, sq
 
 from engine import Color
 from engine.game import Reason
@@ -66,7 +66,6 @@ from game.play.phases import (
 )
 
 ROOT = Path(__file__).resolve().parents[2]
-FAST = dict(backoff=(0.05, 0.3), ping_interval=2.0, first_connect_timeout=3.0)
 
 # A real game (tests/data/pdn/american-oca.pdn) to the point where both sides have kings and Black,
 # to move, can make quiet king moves: what the draw offers' re-offer limit needs.
@@ -104,18 +103,6 @@ def make_player(tmp_path, make_rooms):
     yield build
     for c in made:
         c.close()
-
-
-def pump(*players: Controller, until, timeout: float = 10.0, what: str = "") -> None:
-    """Run each controller's frame update (as the window's loop does) until ``until()`` holds."""
-    end = time.monotonic() + timeout
-    while not until():
-        if time.monotonic() > end:
-            raise AssertionError(f"timed out waiting for {what or until}: "
-                                 + "; ".join(f"{type(c.phase).__name__} {c.status()!r} {c.notice!r}" for c in players))
-        for c in players:
-            c.update()
-        time.sleep(0.01)
 
 
 def open_room(host: Controller) -> str:

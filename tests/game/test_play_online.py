@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from support import ScriptedOpponent
+from support import FAST, ScriptedOpponent, pump
 
 from engine import Color
 from engine.game import Reason
@@ -21,8 +21,6 @@ from game.play import intents as it
 from game.play.machine import Controller
 from game.play.phases import ChoosingMode, EnteringNickname, GameOver, HumanToMove, SeekingOpponent
 from game.ui import Interface
-
-FAST = dict(backoff=(0.05, 0.3), ping_interval=2.0, first_connect_timeout=3.0)
 
 
 @pytest.fixture
@@ -48,18 +46,6 @@ def make_player(tmp_path, server):
     yield build
     for c in made:
         c.close()
-
-
-def pump(*players: Controller, until, timeout: float = 10.0, what: str = "") -> None:
-    """Run each controller's frame update (as the window's loop does) until ``until()`` holds."""
-    end = time.monotonic() + timeout
-    while not until():
-        if time.monotonic() > end:
-            raise AssertionError(f"timed out waiting for {what or until}: "
-                                 + "; ".join(f"{type(c.phase).__name__} {c.status()!r} {c.notice!r}" for c in players))
-        for c in players:
-            c.update()
-        time.sleep(0.01)
 
 
 def paired(a: Controller, b: Controller) -> None:
