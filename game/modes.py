@@ -38,10 +38,12 @@ class Room:
     hosted: bool = False
     opponent: str | None = None
 
-    @property
-    def opponent_words(self) -> str:
-        """Who the opponent is, in a sentence: the nickname, or "your friend"."""
-        return self.opponent if self.opponent is not None else "your friend"
+    def opponent_words(self, capital: bool = False) -> str:
+        """Who the opponent is, in a sentence: the nickname, or "your friend" ("Your friend" with
+        ``capital``, to begin one)."""
+        if self.opponent is not None:
+            return self.opponent
+        return "Your friend" if capital else "your friend"
 
 
 @dataclass(frozen=True)

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from engine import Move
     from game.friend.opponent import FriendOpponent
     from game.friend.rooms import Rooms
+    from game.modes import Room
     from game.play.phases import Phase, TurnPhase
 
 FRIEND_AWAY_LIMIT_S = 120.0  # "Continue vs computer" after the friend is gone this long (specification: 2 minutes)
@@ -227,14 +228,17 @@ class FriendPlay:
             return Refused("Not connected to the room: the rematch can be asked for once it is back", said=True)
         f.rematch()
         self.rematch_asked = True
-        who = turn.mode.room.opponent_words if turn.mode.room is not None else "your friend"
+        assert turn.mode.room is not None
+        who = turn.mode.room.opponent_words()
         return Step(effects=(Say(None if self.friend_wants_rematch else f"Waiting for {who} to press Rematch too"),))
 
-    def rematch_asked_by_friend(self, in_friend_game: bool, who: str = "your friend") -> Step:
+    def rematch_asked_by_friend(self, room: Room | None) -> Step:
+        """The friend asked for a rematch; what is said of it in their game going on in ``room`` (None:
+        the game on screen is not theirs)."""
         self.friend_wants_rematch = True
-        if not in_friend_game:
+        if room is None:
             return Step()
-        who = who[:1].upper() + who[1:]
+        who = room.opponent_words(capital=True)
         return Step(effects=(Say(f"{who} pressed Rematch too: the next game is starting" if self.rematch_asked
                                  else f"{who} asks for a rematch: press Rematch (swap sides)"),))
 

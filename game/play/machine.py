@@ -1252,12 +1252,11 @@ class Controller:
             case fo.FriendPresence(connected=connected, seated=seated, returned=returned):
                 if in_friend_game and seated and (returned or not connected):
                     assert isinstance(p, InGame) and p.mode.room is not None
-                    who = p.mode.room.opponent_words
-                    who = who[:1].upper() + who[1:]
+                    who = p.mode.room.opponent_words(capital=True)
                     self.notice = f"{who} is back" if connected else f"{who} was disconnected"
             case fo.RematchAsked():
-                who = p.mode.room.opponent_words if isinstance(p, InGame) and p.mode.room is not None else "your friend"
-                self._apply(self.friend_play.rematch_asked_by_friend(in_friend_game, who))
+                room = p.mode.room if isinstance(p, InGame) and in_friend_game else None
+                self._apply(self.friend_play.rematch_asked_by_friend(room))
             case fo.ConnectionChanged(status="gave_up", detail=detail, unreachable=unreachable):
                 self._apply(self.friend_play.room_failed(self.phase, detail, refused=False, unreachable=unreachable))
             case fo.ConnectionChanged():
@@ -1280,7 +1279,7 @@ class Controller:
         self._after_change()
         self.hand.cursor = Hand.home_cursor(game.variant, color)
         self._enter_turn(game, mode)
-        mover = "you move first" if game.turn is color else f"{room.opponent_words} moves first"
+        mover = "you move first" if game.turn is color else f"{room.opponent_words()} moves first"
         if number > 1:
             self.notice = f"Game {number}, sides swapped: you play {color.label.capitalize()}"
         elif isinstance(before, JoiningRoom) and before.returning:

@@ -80,8 +80,7 @@ def status(c: Controller) -> str:
             who = game.turn.label.capitalize()
             if mode.vs_friend:
                 away = c.friend_play.friend_away_s(c.phase)
-                name = _opponent(mode)
-                name = name[:1].upper() + name[1:]
+                name = _opponent(mode, capital=True)
                 if away is not None:
                     return f"{name} ({who}) is disconnected ({_clock(away)}); waiting for them…"
                 return f"{name}'s move ({who})…" if mode.room is not None and mode.room.opponent is None \
@@ -144,16 +143,18 @@ def result_text(game: Game, outcome: Outcome, mode: Mode) -> str:
     if winner is None:
         head = "Draw"
     elif mode.human is not None:
-        opponent = _opponent(mode)
-        head = "You win" if winner is mode.human else f"{opponent[:1].upper()}{opponent[1:]} wins"
+        head = "You win" if winner is mode.human else f"{_opponent(mode, capital=True)} wins"
     else:
         head = f"{winner.label.capitalize()} wins"
     return f"{head}: {reason}"
 
 
-def _opponent(mode: Mode) -> str:
-    """The opponent in a sentence: the computer, your friend, or the nickname of someone online."""
-    return mode.room.opponent_words if mode.room is not None else "the computer"
+def _opponent(mode: Mode, capital: bool = False) -> str:
+    """The opponent in a sentence: the computer, your friend, or the nickname of someone online
+    (``capital``: to begin a sentence)."""
+    if mode.room is not None:
+        return mode.room.opponent_words(capital)
+    return "The computer" if capital else "the computer"
 
 
 def _clock(seconds: float) -> str:

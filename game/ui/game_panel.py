@@ -243,7 +243,7 @@ def _legal_moves(paint: Painter, c: Controller, play: InGame, x, y, w) -> int:
     y += paint.heading(x, y, "Legal moves")
     moves = c.legal_moves()
     if not moves:
-        text = ("—" if play.game.is_over else f"Waiting for {play.mode.room.opponent_words}…" if play.mode.room
+        text = ("—" if play.game.is_over else f"Waiting for {play.mode.room.opponent_words()}…" if play.mode.room
                 else "Waiting for the computer…")
         return y + paint.label(x, y, text, th.small_font(), th.MUTED) - top
     texts = sorted(((c.move_text(m), m) for m in moves), key=lambda tm: (tm[1].start, tm[1].end, tm[0]))
