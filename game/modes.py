@@ -68,6 +68,13 @@ class Mode:
         """The side the opponent plays; None when people play both."""
         return self.human.opponent if self.human is not None else None
 
+    def opponent_words(self, capital: bool = False) -> str:
+        """Who plays the other side, in a sentence: the computer, your friend, or the nickname of
+        someone found online (``capital``: to begin one)."""
+        if self.room is not None:
+            return self.room.opponent_words(capital)
+        return "The computer" if capital else "the computer"
+
     def result(self, winner: Color | None) -> Result:
         """The player's result of a game that ``winner`` won (None: drawn); needs ``human``."""
         assert self.human is not None

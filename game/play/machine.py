@@ -422,10 +422,6 @@ class Controller:
     def opponent_for(self, mode: Mode) -> Opponent | FriendOpponent | None:
         return self.friend_play.friend if mode.vs_friend else self.opponent
 
-    @staticmethod
-    def opponent_name(mode: Mode) -> str:
-        return "Your friend" if mode.vs_friend else "The computer"
-
     def move_text(self, move: Move, position: Position | None = None) -> str:
         """A move as the notation setting writes it on screen (``c3-d4`` / ``11-15``; ``c3×e5`` for a
         capture, as the specification writes it; PDN files and the command line keep ``x``)."""
@@ -1050,7 +1046,7 @@ class Controller:
 
     def _on_reply(self, reply: Reply) -> None:
         p = self.turn_phase
-        name = self.opponent_name(p.mode) if isinstance(p, InGame) else "The computer"
+        name = p.mode.opponent_words(capital=True) if isinstance(p, InGame) else "The computer"
         match reply:
             case OpponentStatus(text=text, ready=ready):
                 self.opponent_status, self.opponent_ready = text, ready

@@ -80,7 +80,7 @@ def status(c: Controller) -> str:
             who = game.turn.label.capitalize()
             if mode.vs_friend:
                 away = c.friend_play.friend_away_s(c.phase)
-                name = _opponent(mode, capital=True)
+                name = mode.opponent_words(capital=True)
                 if away is not None:
                     return f"{name} ({who}) is disconnected ({_clock(away)}); waiting for them…"
                 return f"{name}'s move ({who})…" if mode.room is not None and mode.room.opponent is None \
@@ -123,11 +123,11 @@ def result_text(game: Game, outcome: Outcome, mode: Mode) -> str:
             assert winner is not None
             reason = f"{loser} has no {'pieces' if not sum(game.position.count(winner.opponent)) else 'move'} left"
         case Reason.RESIGNATION if mode.human is not None:
-            reason = "you resigned" if winner is mode.computer else f"{_opponent(mode)} resigned"
+            reason = "you resigned" if winner is mode.computer else f"{mode.opponent_words()} resigned"
         case Reason.RESIGNATION:
             reason = f"{loser} resigned"
         case Reason.TIME if mode.human is not None:
-            reason = "your time ran out" if winner is mode.computer else f"the time of {_opponent(mode)} ran out"
+            reason = "your time ran out" if winner is mode.computer else f"the time of {mode.opponent_words()} ran out"
         case Reason.TIME:
             reason = f"{loser}'s time ran out"
         case Reason.AGREEMENT:
@@ -143,18 +143,10 @@ def result_text(game: Game, outcome: Outcome, mode: Mode) -> str:
     if winner is None:
         head = "Draw"
     elif mode.human is not None:
-        head = "You win" if winner is mode.human else f"{_opponent(mode, capital=True)} wins"
+        head = "You win" if winner is mode.human else f"{mode.opponent_words(capital=True)} wins"
     else:
         head = f"{winner.label.capitalize()} wins"
     return f"{head}: {reason}"
-
-
-def _opponent(mode: Mode, capital: bool = False) -> str:
-    """The opponent in a sentence: the computer, your friend, or the nickname of someone online
-    (``capital``: to begin a sentence)."""
-    if mode.room is not None:
-        return mode.room.opponent_words(capital)
-    return "The computer" if capital else "the computer"
 
 
 def _clock(seconds: float) -> str:
