@@ -25,7 +25,6 @@ from game.friend.session import (
     FriendPresence,
     FriendResigned,
     GameStarted,
-    Paired,
     Refused,
     RematchAsked,
     Resynced,
@@ -41,12 +40,12 @@ if TYPE_CHECKING:
     from game.modes import Mode
 
 # what the controller takes from a friend: replies as from any opponent, and the room's own news
-RoomNews = RoomOpened | Paired | TimedOut | GameStarted \
-    | FriendResigned | Resynced | Refused | FriendPresence | RematchAsked | ConnectionChanged
+RoomNews = (RoomOpened | TimedOut | GameStarted | FriendResigned | Resynced | Refused | FriendPresence | RematchAsked
+            | ConnectionChanged)
 FriendReply = Reply | RoomNews
 
 __all__ = ["ConnectionChanged", "FriendOpponent", "FriendPresence", "FriendReply", "FriendResigned", "GameStarted",
-           "Paired", "RematchAsked", "Refused", "Resynced", "RoomNews", "RoomOpened", "TimedOut"]
+           "RematchAsked", "Refused", "Resynced", "RoomNews", "RoomOpened", "TimedOut"]
 
 
 class FriendOpponent:

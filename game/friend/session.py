@@ -6,8 +6,6 @@ on it at once (so the animation starts without waiting for the network), telling
 :meth:`FriendGame.play`; :meth:`FriendGame.poll` turns the server's states into what the controller
 does next:
 
-* :class:`Paired`: "Play someone online" found an opponent (their nickname); their room's
-  :class:`GameStarted` follows.
 * :class:`TimedOut`: a side's clock ran out on the server: it loses on time.
 * :class:`RoomOpened`: the room exists (its link, for the host's "Waiting for your friend"; the friend
   who joins gets it too, just before :class:`GameStarted`).
@@ -48,11 +46,6 @@ class RoomOpened:
     room: str
     link: str
     color: Color
-
-
-@dataclass(frozen=True)
-class Paired:
-    opponent: str  # the opponent's nickname
 
 
 @dataclass(frozen=True)
@@ -114,7 +107,7 @@ class ConnectionChanged:
     unreachable: bool = False  # gave up because the room server could not be reached
 
 
-FriendEvent = (RoomOpened | Paired | TimedOut | GameStarted | FriendMoved | FriendResigned | DrawAgreed | Resynced | Refused
+FriendEvent = (RoomOpened | TimedOut | GameStarted | FriendMoved | FriendResigned | DrawAgreed | Resynced | Refused
                | FriendPresence | RematchAsked | ConnectionChanged)
 
 
@@ -156,8 +149,7 @@ class FriendGame:
         self._friend_away_since: float | None = None  # time.monotonic() when the friend left
         self._friend_rematch = False
         self._friend_was_connected = False  # the friend has been seen connected in this room
-        self.opponent: str | None = None  # the nickname of an opponent found online (None: a friend)
-        self.server: ServerAddress = client.address
+        self.opponent: str | None = None  # the nickname of an opponent found online (None: a friend), from the states
         self._clock: tuple[ClockReading, float] | None = None  # the last state's clocks, and when it came
 
     @classmethod
@@ -170,8 +162,8 @@ class FriendGame:
 
     @classmethod
     def seek(cls, server: str | ServerAddress, variant: str, nickname: str, **client_options) -> "FriendGame":
-        """Be paired with the next player seeking these rules on ``server`` (:class:`Paired`, then the
-        room's :class:`GameStarted`); colours are drawn by the server."""
+        """Be paired with the next player seeking these rules on ``server`` (the room's
+        :class:`GameStarted` comes then); colours are drawn by the server."""
         game = cls(RoomClient(server, **client_options))
         game.client.seek(variant_named(variant).name, nickname)
         return game
@@ -268,9 +260,7 @@ class FriendGame:
             if isinstance(event, State):
                 self._on_state(event, out)
             elif isinstance(event, PairedMessage):
-                self.room, self.seat, self.opponent = event.room, event.seat, event.opponent
-                self.link = self.server.link(event.room)
-                out.append(Paired(event.opponent))
+                self.room, self.seat, self.link = event.room, event.seat, self.client.address.link(event.room)
             elif isinstance(event, Joined):
                 self.room, self.seat, self.link = event.room, event.seat, event.link
                 if self.number == 0:

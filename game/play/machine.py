@@ -1222,8 +1222,6 @@ class Controller:
                     self._on_reply(news)
             case fo.RoomOpened(link=link):
                 self._apply(FriendPlay.room_opened(self.phase, link))
-            case fo.Paired():
-                pass  # the room's game follows at once
             case fo.TimedOut(color=color):
                 if isinstance(p, InGame) and in_friend_game and not p.game.is_over:
                     p.game.time_out(color)
