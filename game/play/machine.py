@@ -1092,14 +1092,20 @@ class Controller:
         return self._apply(self.friend_play.open_room(self.game_phase, self.settings.variant, self.settings.room_server,
                                                       self.settings.friend_clock))
 
+    def missing_room_server(self) -> str | None:
+        """Why "Play someone online" can't look for anybody while Settings name no room server (the
+        button is greyed then); None once one is set."""
+        if self.settings.room_server.strip():
+            return None
+        return ("Play someone online needs a room server that both players reach: give its address under "
+                "Settings, “Room server”, or run one (checkers3d-server, see the README)")
+
     def online_refusal(self) -> str | None:
         """Why "Play someone online" can't look for an opponent now (None: it can)."""
-        if not self.settings.room_server.strip():
-            return ("Play someone online needs a room server that both players reach: give its address under "
-                    "Settings, “Room server”, or run one (checkers3d-server, see the README)")
-        if self.friend_play.rooms is None:
+        missing = self.missing_room_server()
+        if missing is None and self.friend_play.rooms is None:
             return "Someone can be played online once the rules engine has loaded"
-        return None
+        return missing
 
     def _play_online(self, intent: it.PlayOnline) -> Refused | None:
         """"Play someone online": the nickname first if there is none, then (after the question, when a

@@ -89,7 +89,7 @@ def online_section(paint: Painter, c: Controller, x: int, y: int, w: int) -> int
     first_w = (w - th.GAP) * 63 // 100
     side_by_side = th.body_font().size("Play someone online")[0] + 12 <= first_w
     paint.button((x, y, first_w if side_by_side else w, th.BUTTON_H), "Play someone online", it.PlayOnline(),
-                 hit_id="online:play", why=c.online_refusal() if not c.settings.room_server.strip() else None)
+                 hit_id="online:play", why=c.missing_room_server())
     if side_by_side:
         nx, ny, nw = x + first_w + th.GAP, y, w - first_w - th.GAP
     else:
@@ -102,7 +102,7 @@ def online_section(paint: Painter, c: Controller, x: int, y: int, w: int) -> int
 @section("online-help")
 def online_help(paint: Painter, c: Controller, x: int, y: int, w: int) -> int:
     """What "Play someone online" does, or what it needs (a line or two, where there is room)."""
-    if not c.settings.room_server.strip():
+    if c.missing_room_server() is not None:
         words = "Needs a room server both players reach: set one under Settings, or run one (see the README)."
     else:
         words = f"The next player looking for {c.variant.title}, with a clock (5 min + 3 × 30 s)."
