@@ -15,6 +15,7 @@ again"; when the friend has been gone for ``away_limit_s`` (or the room can't be
 from __future__ import annotations
 
 import dataclasses
+import time
 from typing import TYPE_CHECKING
 
 from game.friend.rooms import HostingError
@@ -110,8 +111,6 @@ class FriendPlay:
     def seek(self, left: TurnPhase | None, variant: str, server: str, nickname: str) -> Step:
         """"Play someone online": wait on the room server ``server`` to be paired with the next player
         seeking these rules."""
-        import time
-
         assert self.rooms is not None
         self.close()
         try:
@@ -259,8 +258,6 @@ class FriendPlay:
     def tick_clock(self, phase: Phase) -> bool:
         """Whether the times shown moved on a second (the connections', the game clocks', the wait for
         an opponent online) or "Continue vs computer" appeared: the panel redraws then."""
-        import time
-
         f = self.friend
         away, down = (f.friend_away_s(), f.down_s()) if f is not None else (None, None)
         times = f.session.clock() if f is not None else None

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING
 
 import pygame
@@ -240,8 +241,6 @@ def _card_content(paint: Painter, c: Controller, p: RoomPhase, x: int, y: int, w
             y += paint.wrapped(x, y, inner, where, small, th.MUTED, cut_words=True) + 10
             y += paint.wrapped(x, y, inner, "Waiting for your friend…", big, th.TEXT) + 4
         case SeekingOpponent(nickname=nickname, since=since, reach=reach, variant=name):
-            import time
-
             y += paint.heading(x, y, "Play someone online")
             waited = _clock(time.monotonic() - since)
             y += paint.wrapped(x, y, inner, f"Looking for an opponent… {waited}", big, th.TEXT) + 8
