@@ -119,7 +119,8 @@ class Compositor:
             if over_view:
                 rect = ui.layout.view
                 self.view_overlay.draw(ui.surface.subsurface(rect), tuple(rect), self.size)
-        self.pixel_copy.copy(ctx.screen, self._layer,
-                             [(rect.x, self.size[1] - rect.bottom, rect.width, rect.height) for rect in fresh])
+        if fresh:
+            self.pixel_copy.copy(ctx.screen, self._layer,
+                                 [(rect.x, self.size[1] - rect.bottom, rect.width, rect.height) for rect in fresh])
         self._full, self._board_key, self._over_view = False, board_key, over_view
         return True
