@@ -19,7 +19,7 @@ symmetry the rules keep but the half turn, which the views already use.)
 
 The weights are then rounded to the kernel's whole numbers and written as JSON with the command and
 the data that made them (``engine/weights/<variant>-net.json``, package data). A variant without
-such a file (or a player with ``eval=linear``) uses the linear evaluation.
+such a file (or a match player with ``net=off``) uses the linear evaluation.
 """
 
 from __future__ import annotations
