@@ -173,3 +173,18 @@ def test_the_tools_run_from_games_to_a_network_a_match_player_uses(tmp_path, cap
     assert len(match.games) == 2
     with pytest.raises(ValueError, match="net="):
         Player.parse("nodes=300,net=")
+
+
+def test_the_shipped_american_network_is_what_a_searcher_plays_with_by_default():
+    # engine/weights/american-net.json: a trained network, with the command and the data that made it;
+    # a searcher (the worker's, Hard's) evaluates with it unless told net=off; 10x10 has none yet
+    doc = json.loads(NW.net_path(AMERICAN).read_text(encoding="utf-8"))
+    assert doc["command"].startswith("python -m engine net train --variant american")
+    assert "tune generate --variant american" in doc["data"] and doc["positions"] > 100_000
+    assert NW.default_net(AMERICAN).sizes[N.N_H1] == len(doc["layers"][0]["b"]) > 0
+    assert NW.default_net(INTERNATIONAL).sizes[N.N_H1] == 0
+    game = Game(AMERICAN)
+    shipped = Searcher(4).search(game, Limits(depth=7))
+    same = Searcher(4, nets={"american": str(NW.net_path(AMERICAN))}).search(game, Limits(depth=7))
+    linear = Searcher(4, nets={"american": "off"}).search(game, Limits(depth=7))
+    assert (shipped.nodes, shipped.score) == (same.nodes, same.score) != (linear.nodes, linear.score)
