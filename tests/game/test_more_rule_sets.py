@@ -126,16 +126,18 @@ def test_the_rules_page_of_each_rule_set_opens(variant, storage):
     assert ui.widgets
 
 
-def test_the_table_pages_say_what_sets_each_rule_set_apart():
+def test_each_rule_sets_page_says_what_sets_it_apart_and_names_its_sources():
     def text(name: str) -> str:
         return " ".join(s.text for s in rules_page(ALL_VARIANTS[name]).sections)
 
     assert "goes on capturing as a king" in text("russian")
-    assert "may not capture a king" in text("italian") and "meets a king earliest" in text("italian")
-    assert "the most kings" in text("spanish") and "Men capture forward only" in text("spanish")
+    assert "never capture a king" in text("italian") and "meets a king earliest" in text("italian")
+    assert "the most kings" in text("spanish") and "capture only forward" in text("spanish")
     assert "you must capture with a king" in text("czech")
-    assert "just beyond it" in text("thai") and "8 men" in text("thai")
+    assert "just beyond the piece it takes" in text("thai") and "8 men" in text("thai")
     assert "Red moves first" in text("pool")
-    assert "15 moves" in text("brazilian") and "not written yet" in text("brazilian")
+    assert "15 moves each" in text("brazilian") and "not written yet" not in text("brazilian")
     for name in MORE_VARIANTS:
-        assert ALL_VARIANTS[name].title in text(name)
+        page = rules_page(ALL_VARIANTS[name])
+        assert ALL_VARIANTS[name].title in page.title and page.section_ids[-2:] == ("draw-offers", "sources")
+        assert sum(len(s.diagrams) for s in page.sections) >= 13, name
