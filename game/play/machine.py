@@ -783,7 +783,7 @@ class Controller:
             self.friend_play.tell_move(move, offer)
         if offer and game.pending_offer is not None:
             self.notice = ("You offered a draw" if mode.human is not None and before.turn is mode.human
-                           else f"{before.turn.label.capitalize()} offers a draw")
+                           else f"{game.variant.side_name(before.turn)} offers a draw")
         else:
             self.notice = None
         self._after_change()
@@ -1281,13 +1281,13 @@ class Controller:
         self._enter_turn(game, mode)
         mover = "you move first" if game.turn is color else f"{room.opponent_words()} moves first"
         if number > 1:
-            self.notice = f"Game {number}, sides swapped: you play {color.label.capitalize()}"
+            self.notice = f"Game {number}, sides swapped: you play {game.variant.side_name(color)}"
         elif isinstance(before, JoiningRoom) and before.returning:
             self.notice = "You are back in the room"
         elif room.opponent is not None:
-            self.notice = f"You play {color.label.capitalize()} against {room.opponent}; {mover}"
+            self.notice = f"You play {game.variant.side_name(color)} against {room.opponent}; {mover}"
         else:
-            self.notice = f"You play {color.label.capitalize()}; {mover}"
+            self.notice = f"You play {game.variant.side_name(color)}; {mover}"
         self._save()
 
     def _take_game(self, game: Game, mode: Mode) -> None:

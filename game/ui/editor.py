@@ -64,7 +64,7 @@ def _turn(paint: Painter, editing: Editing, x, y, w) -> int:
     top = y
     y += paint.heading(x, y, "Side to move")
     first = editing.setup.variant.first_player
-    items = [(f"{color.label.capitalize()} to move", it.SetTurn(color),
+    items = [(f"{editing.setup.variant.side_name(color)} to move", it.SetTurn(color),
               {"active": editing.setup.turn is color, "hit_id": f"turn:{color.label}"})
              for color in (first, first.opponent)]
     return y + paint.flow(x, y, w, items, h=30, f=th.small_font(), pad=10) - top
@@ -107,7 +107,7 @@ def _play(paint: Painter, c: Controller, editing: Editing, x, y, w) -> int:
     check = editing.setup.check()
     why = None if check.is_playable else "Can't play from here: " + "; ".join(check.problems)
     y += paint.heading(x, y, "Play from here")
-    who = editing.setup.turn.label.capitalize()
+    who = editing.setup.variant.side_name(editing.setup.turn)
     y += paint.wrapped(x, y, w, f"You play {who} (to move) against the computer, or two players", th.small_font(),
                      th.MUTED) + 4
     if c.leaving_counts():

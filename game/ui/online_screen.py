@@ -144,7 +144,7 @@ def _room_info(paint: Painter, p: RoomPhase, x: int, y: int, w: int) -> int:
             variant = variant_named(name)
             y += paint.heading(x, y, "Play a friend")
             y += paint.label(x, y, variant.title, th.body_font()) + 8
-            lines = (f"You play first ({variant.first_player.label.capitalize()}).",
+            lines = (f"You play first ({variant.side_name(variant.first_player)}).",
                      "Send the link to your friend. When they open it, or paste it under “Join a friend” "
                      "and press Join, the game starts.",
                      "After the game, “Rematch (swap sides)” starts the next one with the colours swapped.",

@@ -141,3 +141,41 @@ def test_each_rule_sets_page_says_what_sets_it_apart_and_names_its_sources():
         page = rules_page(ALL_VARIANTS[name])
         assert ALL_VARIANTS[name].title in page.title and page.section_ids[-2:] == ("draw-offers", "sources")
         assert sum(len(s.diagrams) for s in page.sections) >= 13, name
+
+
+def test_pool_checkers_sides_are_red_and_white_wherever_a_player_reads_them(storage):
+    """APCA rule 3: the dark pieces are red. Variant.side_name decides a side's name; the status line, the
+    panel, the result, the engine's words, the set-up checks and the Controls page all read it."""
+    from types import MappingProxyType
+
+    from engine import Color, Position, parse_square
+    from engine.position import Piece
+    from game.computer.analysis import score_words
+    from game.help import controls_page
+    from game.play.editor import Setup
+    from game.ui.game_panel import _title_text
+
+    pool = ALL_VARIANTS["pool"]
+    c = Controller(storage=storage)
+    c.handle(it.ChooseRules("pool"))
+    c.handle(it.StartGame(None))
+    assert c.status() == "Red to move"
+    c.handle(it.PlayMoveFromList(c.legal_moves()[0]))
+    assert c.status() == "White to move"
+    c.handle(it.Resign())
+    c.handle(it.ConfirmResign())
+    assert c.status() == "Red wins: White resigned"
+    c.handle(it.ChooseRules("pool"))
+    c.handle(it.StartGame(Level.EASY, play_second=True))
+    c.handle(it.ConfirmLeave())
+    assert "you play White" in _title_text(c, c.mode) and c.status().startswith("Computer (Red)")
+    assert score_words(125, Color.BLACK, pool) == "Red is 1.25 men ahead"
+    assert "you move first (Red)" in controls_page(pool).section("controls-start").text
+    crowned = Setup(pool, MappingProxyType({parse_square(pool, "c1"): Piece(Color.WHITE, False),
+                                            parse_square(pool, "f8"): Piece(Color.BLACK, False)}), Color.BLACK)
+    assert crowned.check().problems == ("A red man on f8, Red's crowning row: it would be a king",
+                                        "A white man on c1, White's crowning row: it would be a king")
+    blocked = Setup.of(Position.from_fen(pool, "W:WKa1:Bb2,c3"))
+    assert blocked.check().notes == ("White, to move, has no move: the game is over at once (Red wins)",)
+    for name in ("american", "russian"):  # the others keep Black
+        assert ALL_VARIANTS[name].side_name(Color.BLACK) == "Black"
