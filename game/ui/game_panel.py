@@ -147,7 +147,7 @@ def _table_square(paint: Painter, c: Controller, sq: int, piece: Piece | None, r
     cell = rect.width
     r = int(cell * 0.38)
     if piece is not None:
-        fill, edge = th.PIECE_COLOURS[piece.color.label]
+        fill, edge = th.piece_colours(c.variant, piece.color)
         pygame.draw.circle(paint.surface, fill, rect.center, r)
         pygame.draw.circle(paint.surface, edge, rect.center, r, width=max(1, cell // 16))
         if piece.king:
@@ -212,7 +212,7 @@ def _info(paint: Painter, c: Controller, play: InGame, x, y, w, compact: bool = 
     y += paint.heading(x, y, "Pieces left")
     for color in (c.variant.first_player, c.variant.first_player.opponent):
         men, kings = pos.count(color)
-        fill, edge = th.PIECE_COLOURS[color.label]
+        fill, edge = th.piece_colours(c.variant, color)
         line = f.get_linesize()
         pygame.draw.circle(paint.surface, fill, (x + 7, y + line // 2), 6)
         pygame.draw.circle(paint.surface, edge, (x + 7, y + line // 2), 6, width=1)

@@ -372,7 +372,7 @@ def players(paint: Painter, c: Controller, play: InGame, x: int, y: int, w: int)
     running = f.session.clock_running if f is not None and not play.game.is_over else None
     cx = x
     for (color, who, (state, colour)), width in zip(people, widths, strict=True):
-        fill, edge = th.PIECE_COLOURS[color.label]
+        fill, edge = th.piece_colours(play.game.variant, color)
         ly = y + (row_h - line) // 2
         pygame.draw.circle(paint.surface, fill, (cx + 6, ly + line // 2), 6)
         pygame.draw.circle(paint.surface, edge, (cx + 6, ly + line // 2), 6, width=1)

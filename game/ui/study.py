@@ -263,8 +263,8 @@ def evaluation_bar(paint: Painter, c: Controller, strip: pygame.Rect) -> None:
     score = evaluation(c)
     near = c.hand.near_color(c.variant, c.mode)
     chance = 0.5 if score is None else winning_chance(score if near is Color.WHITE else -score)
-    near_fill = th.PIECE_COLOURS[near.label][0]
-    far_fill = th.PIECE_COLOURS[near.opponent.label][0]
+    near_fill = th.piece_colours(c.variant, near)[0]
+    far_fill = th.piece_colours(c.variant, near.opponent)[0]
     pygame.draw.rect(paint.surface, far_fill, bar, border_radius=3)
     height = int(round(bar.height * chance))
     pygame.draw.rect(paint.surface, near_fill, (bar.x, bar.bottom - height, bar.width, height),

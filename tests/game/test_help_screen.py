@@ -471,7 +471,7 @@ def test_every_diagram_draws_its_position_and_its_moves(variant, sid, i, diagram
         if square in on_lines:
             continue
         x, y = dg.square_center(variant, board, square)
-        fill, _ = th.PIECE_COLOURS[piece.color.label]
+        fill, _ = th.piece_colours(variant, piece.color)
         assert _near(picture.get_at((int(x), int(y + cell * 0.22))), fill, 30), (sid, square)
     def along(line, colour):  # points a third and a half of the way along each step of the route
         points = dg.path_points(diagram, variant, size, line)

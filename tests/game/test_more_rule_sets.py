@@ -179,3 +179,18 @@ def test_pool_checkers_sides_are_red_and_white_wherever_a_player_reads_them(stor
     assert blocked.check().notes == ("White, to move, has no move: the game is over at once (Red wins)",)
     for name in ("american", "russian"):  # the others keep Black
         assert ALL_VARIANTS[name].side_name(Color.BLACK) == "Black"
+
+
+def test_pool_checkers_red_pieces_are_red_on_the_board_the_panel_and_the_diagrams():
+    from engine import AMERICAN, Color
+    from game.render.instances import piece_colour
+    from game.ui import theme
+
+    pool = ALL_VARIANTS["pool"]
+    (r, g, b, _a), (fill, _edge) = piece_colour(pool, Color.BLACK), theme.piece_colours(pool, Color.BLACK)
+    assert r > 4 * g and r > 4 * b and fill[0] > 3 * fill[1] and fill[0] > 3 * fill[2], "red, not brown"
+    assert piece_colour(pool, Color.WHITE) == piece_colour(AMERICAN, Color.WHITE)
+    for variant in RULE_SETS:  # every other rule set keeps the dark red-brown of Black
+        if variant is not pool:
+            assert piece_colour(variant, Color.BLACK) == piece_colour(AMERICAN, Color.BLACK)
+            assert theme.piece_colours(variant, Color.BLACK) == theme.piece_colours(AMERICAN, Color.BLACK)
