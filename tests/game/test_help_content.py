@@ -198,7 +198,7 @@ CHECKLIST = {
     "spanish": [
         ("differences", ["White moves first", "turned the other way", "fly", "most pieces", "more kings"]),
         ("board", ["32 dark squares", "8×8", "light square in the corner on their left", "12 men", "White moves first",
-                   "FPD rule 6", "numbered 1 to 32 from White's near right corner"]),
+                   "FPD rule 6", "number the squares 1 to 32 from White's near right corner"]),
         ("men-move", ["one square diagonally forward", "never moves backward"]),
         ("men-capture", ["jumps over it", "only forward", "FPD rule 2.2"]),
         ("multi-jump", ["jump again", "stay on the board until the move is over"]),
@@ -216,8 +216,8 @@ CHECKLIST = {
     ],
     "italian": [
         ("differences", ["White moves first", "turned the other way", "never capture a king", "order of priorities"]),
-        ("board", ["32 dark squares", "8×8", "light square in the corner on their left", "FID article 2.3", "12 men",
-                   "White moves first", "numbered 1 to 32", "FID 2.4"]),
+        ("board", ["32 dark squares", "8×8", "light square in the corner on their left", "FID article 2.3", "12 men", "(a8)",
+                   "White moves first", "number the squares 1 to 32", "FID 2.4"]),
         ("men-move", ["one square diagonally forward", "never moves backward"]),
         ("men-capture", ["jumps over it", "only forward", "never capture a king", "FID 5.3"]),
         ("multi-jump", ["jump again", "jumped twice"]),
