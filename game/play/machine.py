@@ -57,7 +57,7 @@ from typing import TYPE_CHECKING, assert_never
 from engine import Color, variant_named
 from game.computer.analysis import Analyst
 from game.files.saved import game_from_dict, game_in_progress, saved_game
-from game.files.settings import Notation, Settings, View
+from game.files.settings import Settings, View
 from game.modes import Level, Mode
 from game.opponent import DrawAnswer, Opponent, OpponentError, OpponentMove, OpponentStatus, Reply
 from game.play import intents as it
@@ -429,7 +429,7 @@ class Controller:
             game = self.game
             assert game is not None, "a move's text needs its position"
             position = game.position
-        return position.move_text(move, numeric=self.settings.notation is Notation.NUMERIC).replace("x", "×")
+        return position.move_text(move, numeric=self.settings.notation.numeric(position.variant)).replace("x", "×")
 
     def last_move(self) -> tuple[Move, Position] | None:
         """The last move of the game (in a review: the move that led to the position shown), with its
@@ -980,7 +980,8 @@ class Controller:
         p = self.base_phase
         if not isinstance(p, (Editing, InGame)):
             return Refused("No position to play on from here")
-        made = game_from_here(p, self.shown_ply(), numeric=self.settings.notation is Notation.NUMERIC)
+        variant = p.setup.variant if isinstance(p, Editing) else p.game.variant
+        made = game_from_here(p, self.shown_ply(), numeric=self.settings.notation.numeric(variant))
         if isinstance(made, Refused):
             return made
         game, notice = made

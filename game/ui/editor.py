@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine import Color
-from game.files.settings import Notation
 from game.modes import Level
 from game.play import intents as it
 from game.play.editor import Tool
@@ -89,7 +88,7 @@ def _fen(paint: Painter, editing: Editing, x, y, w) -> int:
 
 @section("check")
 def _check(paint: Painter, c: Controller, editing: Editing, x, y, w) -> int:
-    check = editing.setup.check(numeric=c.settings.notation is Notation.NUMERIC)
+    check = editing.setup.check(numeric=c.settings.notation.numeric(editing.setup.variant))
     top = y
     small = th.small_font()
     for problem in check.problems:
