@@ -13,7 +13,7 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
-from engine import Color
+from engine import Color, Variant
 
 if TYPE_CHECKING:
     from engine import Move, Position
@@ -186,16 +186,16 @@ def men_ahead(score: int) -> str:
     return f"{score / 100:+.2f}"
 
 
-def score_words(score: int, turn: Color) -> str:
+def score_words(score: int, turn: Color, variant: Variant) -> str:
     """A side-to-move score in a player's words: ``Black is 1.25 men ahead``, ``Even``, ``White wins in
     7 moves``."""
     ahead = turn if score > 0 else turn.opponent
     if is_forced(score):
         moves = forced_moves(score)
-        return f"{ahead.label.capitalize()} wins in {moves} move{'s' if moves != 1 else ''}"
+        return f"{variant.side_name(ahead)} wins in {moves} move{'s' if moves != 1 else ''}"
     if is_known(score):
-        return f"{ahead.label.capitalize()} wins (endgame tables)"
+        return f"{variant.side_name(ahead)} wins (endgame tables)"
     men = abs(score) / 100
     if men < 0.1:
         return "Even"
-    return f"{ahead.label.capitalize()} is {men:.2f} {'man' if men == 1 else 'men'} ahead"
+    return f"{variant.side_name(ahead)} is {men:.2f} {'man' if men == 1 else 'men'} ahead"

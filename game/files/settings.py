@@ -14,6 +14,12 @@ class Notation(enum.StrEnum):
 
     ALGEBRAIC = "algebraic"  # c3-d4
     NUMERIC = "numeric"  # 11-15
+    CUSTOM = "custom"  # as each rule set's players write it: algebraic where its rules name squares so
+
+    def numeric(self, variant) -> bool:
+        """Whether moves of ``variant`` are written with square numbers (``Variant.algebraic_notation``
+        says how its players write them)."""
+        return self is Notation.NUMERIC or (self is Notation.CUSTOM and not variant.algebraic_notation)
 
 
 class View(enum.StrEnum):

@@ -31,7 +31,7 @@ KEYS = _keys()
 
 def controls_page(variant: Variant) -> Page:
     """The Controls page; ``variant`` names the first player in its text."""
-    return _controls(variant.first_player.label.capitalize(), variant.first_player.opponent.label.capitalize())
+    return _controls(variant.side_name(variant.first_player), variant.side_name(variant.first_player.opponent))
 
 
 @cache

@@ -20,15 +20,16 @@ message is true of its position (the tests check that, and check this walk again
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from engine import Color, Variant, coords_square, square_coords
 
 if TYPE_CHECKING:
-    from engine.position import Piece, Position
+    from engine.position import Move, Piece, Position
 
 
 @dataclass(frozen=True)
@@ -42,7 +43,8 @@ class Refusal:
 
 
 # --- the reasons --------------------------------------------------------------------------------
-# reason code -> (message, section id). {side}, {turn}, {n}, {m}, {ahead} are filled in.
+# reason code -> (message, section id). {side}, {turn}, {n}, {m}, {s}, {ahead} are filled in, and {title}, the
+# rule set's name, by explain_refusal.
 
 MESSAGES: dict[str, tuple[str, str]] = {
     "not-your-turn": ("It's not your turn: {turn} is to move", "board"),
@@ -52,21 +54,21 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "must-capture": ("When you can capture, you must capture: the gold rings show which pieces can", "compulsory-capture"),
     "must-capture-no-step": ("You must capture: no plain move is allowed while a capture is possible",
                              "compulsory-capture"),
-    "most-pieces": ("In International draughts you must take the most pieces: this capture takes {n}, "
+    "most-pieces": ("In {title} you must take the most pieces: this capture takes {n}, "
                     "another takes {m}", "maximum-capture"),
-    "most-pieces-at-most": ("In International draughts you must take the most pieces: this way takes at "
+    "most-pieces-at-most": ("In {title} you must take the most pieces: this way takes at "
                             "most {n}, another capture takes {m}", "maximum-capture"),
-    "most-pieces-piece": ("In International draughts you must take the most pieces: this piece can take "
+    "most-pieces-piece": ("In {title} you must take the most pieces: this piece can take "
                           "only {n}, another capture takes {m}", "maximum-capture"),
     "man-blocked": ("That man can't move: men move only forward, and {ahead}", "men-move"),
     "king-blocked": ("That king can't move: every square next to it is taken", "kings-move"),
     "men-forward": ("Men move only forward", "men-move"),
     "man-one-square": ("A man moves one square at a time, diagonally forward", "men-move"),
-    "man-captures-forward": ("A man captures only forward in American checkers", "men-capture"),
+    "man-captures-forward": ("A man captures only forward in {title}", "men-capture"),
     "man-jumps-next": ("A man jumps only a piece right next to it, onto the empty square just beyond",
                        "men-capture"),
-    "king-one-square": ("Kings in American checkers move one square at a time", "kings-move"),
-    "king-jumps-next": ("Kings in American checkers jump only a piece right next to them", "kings-capture"),
+    "king-one-square": ("Kings in {title} move one square at a time", "kings-move"),
+    "king-jumps-next": ("Kings in {title} jump only a piece right next to them", "kings-capture"),
     "king-blocked-way": ("A king can't pass over pieces: the way to that square is blocked", "kings-move"),
     "diagonal-only": ("That square is not reachable: pieces move only diagonally", "men-move"),
     "occupied": ("That square is taken: a piece moves only onto an empty square", "men-move"),
@@ -77,12 +79,22 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "keep-jumping": ("The same piece must keep jumping while it can: this capture goes on", "multi-jump"),
     "capture-over": ("That capture is over: the piece has nothing more to jump", "multi-jump"),
     "step-ends-move": ("A move without a capture is a single step", "men-move"),
-    "crowning-ends-move": ("Crowning ends the move in American checkers: the new king jumps again only on "
+    "crowning-ends-move": ("Crowning ends the move in {title}: the new king jumps again only on "
                            "its next turn", "crowning"),
     "stays-man-goes-on": ("The capture goes on: a man becomes a king only if its move ends on the far row",
                           "crowning"),
     "stays-man": ("A man that passes the far row during a capture stays a man and jumps like a man",
                   "crowning"),
+    "crowned-goes-on": ("The new king goes on: in {title} a man crowned during a capture jumps on as a king",
+                        "crowning"),
+    "man-takes-no-king": ("In {title} a man may never capture a king", "men-capture"),
+    "king-lands-next": ("In {title} a king lands on the square just beyond the piece it takes", "kings-capture"),
+    "king-lands-to-go-on": ("The king must land where it can jump on: this capture goes on from another square",
+                            "kings-capture"),
+    "king-capture-first": ("In {title} a capture with a king comes first, and a king can capture", "capture-priority"),
+    "most-kings": ("In {title} you must take the most kings: another capture takes as many pieces and {m} "
+                   "king{s}", "capture-priority"),
+    "kings-first": ("In {title} you must make the capture that meets a king earliest", "capture-priority"),
     "unreachable": ("That square is not reachable", "men-move"),
 }
 
@@ -94,7 +106,7 @@ def _refusal(reason: str, king: bool = False, **fill: object) -> Refusal:
     message, section = MESSAGES[reason]
     if king:
         section = _KING_SECTION.get(section, section)
-    return Refusal(reason, message.format(**fill), section)
+    return Refusal(reason, message.format(title="{title}", **fill), section)
 
 
 # --- the rules, written out plainly ------------------------------------------------------------
@@ -160,7 +172,8 @@ class _Board:
             jumped = self.square(f0 + i * df, r0 + i * dr)
             if jumped is None or not self.is_opponent(jumped) or jumped in captured:
                 continue
-            for j in range(i + 1, i + 1 + (v.size if flying else 1)):  # and lands on any empty square beyond
+            beyond = 1 if v.king_lands_next or not flying else v.size
+            for j in range(i + 1, i + 1 + beyond):  # and lands on an empty square beyond (Thai: just beyond)
                 land = self.square(f0 + j * df, r0 + j * dr)
                 if land is None or land in self.pieces:
                     break
@@ -255,10 +268,62 @@ def explain_refusal(position: Position, start: int, stops: Sequence[int] = (), *
     None when they allow it. ``finished``: the move is meant to end on the last stop (a move drawn as
     refused on a diagram; a capture entered so far is otherwise allowed to go on). ``player``: the side
     the person plays, when the other side is the computer (None for two players at one device)."""
-    stops = tuple(stops)
+    refusal = _explain(position, start, tuple(stops), finished, player)
+    if refusal is None:
+        return None
+    return dataclasses.replace(refusal, message=refusal.message.replace("{title}", position.variant.title))
+
+
+# A rule of some rule sets that a refused attempt may break where the rest allow it: the fields that, so set,
+# turn the rule off (a rule set whose fields differ has it), more fields its twin needs, and the reason. In this
+# order; the capture priorities after the count are one entry (_priority tells them apart).
+_RULES_OF_SOME: tuple[tuple[dict[str, Any], dict[str, Any], str], ...] = (
+    ({"men_capture_kings": True}, {}, "man-takes-no-king"),
+    ({"king_lands_next": False}, {}, "king-lands-next"),
+    ({"king_lands_to_go_on": False}, {}, "king-lands-to-go-on"),
+    ({"crowned_capture_continues": False}, {"promotion_ends_capture": True}, "crowned-goes-on"),
+    ({"king_capture_first": False, "most_kings_capture": False, "kings_first_capture": False}, {}, "priority"),
+)
+
+
+def _rule_of_some(position: Position, start: int, stops: tuple[int, ...], finished: bool) -> Refusal | None:
+    """The rule of :data:`_RULES_OF_SOME` that refuses the attempt, told by trying it in the engine's
+    twin of the position whose rule set lacks that rule; None if none does."""
+    from engine.position import Position
+
+    v = position.variant
+    for off, more, reason in _RULES_OF_SOME:
+        if all(getattr(v, name) == value for name, value in off.items()):
+            continue
+        twin = Position.from_fen(dataclasses.replace(v, **off, **more), position.fen())
+        moves = [m for m in twin.legal_moves() if m.start == start and _accepted(list(m.routes), stops, finished)]
+        if moves:
+            return _priority(position, moves[0]) if reason == "priority" else _refusal(reason)
+    return None
+
+
+def _priority(position: Position, attempt: Move) -> Refusal:
+    """Which capture priority after the count refuses ``attempt``, a capture that takes as many pieces
+    as the legal ones: a king's capture first, then the most kings, then the king met earliest."""
+    pieces = _pieces(position)
+    legal = position.legal_moves()[0]
+
+    def kings(move: Move) -> int:
+        return sum(pieces[sq].king for sq in move.captured)
+
+    if position.variant.king_capture_first and pieces[legal.start].king and not pieces[attempt.start].king:
+        return _refusal("king-capture-first")
+    if position.variant.most_kings_capture and kings(legal) > kings(attempt):
+        return _refusal("most-kings", m=kings(legal), s="" if kings(legal) == 1 else "s")
+    return _refusal("kings-first")
+
+
+def _explain(position: Position, start: int, stops: tuple[int, ...], finished: bool,
+             player: Color | None) -> Refusal | None:
     for sq in (start, *stops):
         square_coords(position.variant, sq)  # InvalidSquareError (a ValueError) names a square off the board
-    turn = position.turn.label.capitalize()
+    variant = position.variant
+    turn = variant.side_name(position.turn)
     if player is not None and position.turn is not player:
         return _refusal("not-your-turn", turn=turn)
     legal = position.legal_moves()
@@ -268,12 +333,14 @@ def explain_refusal(position: Position, start: int, stops: Sequence[int] = (), *
     if piece is None:
         return _refusal("no-piece")
     if piece.color is not position.turn:
-        return _refusal("not-your-piece", side=piece.color.label, turn=turn)
+        return _refusal("not-your-piece", side=variant.side_name(piece.color).lower(), turn=turn)
     routes = [r for m in legal if m.start == start for r in m.routes]
     if (not stops and routes) or (stops and _accepted(routes, stops, finished)):
         return None
     board = _Board(position, start)
     best = max(len(m.captured) for m in legal)  # 0: no capture anywhere
+    if stops and best and (rule := _rule_of_some(position, start, stops, finished)) is not None:
+        return rule
     if not stops:
         return _stuck(board, start, piece.king, best)
     return _walk(board, start, piece.king, stops, routes, best, finished)
@@ -300,7 +367,10 @@ def _walk(board: _Board, start: int, king: bool, stops: tuple[int, ...], routes:
         captured += (jumped,)
         at = to
         if not king and board.on_crown_row(at):
-            crowned, passed = v.promotion_ends_capture, not v.promotion_ends_capture
+            if v.crowned_capture_continues:
+                king = True  # crowned at once: it jumps on as a king
+            else:
+                crowned, passed = v.promotion_ends_capture, not v.promotion_ends_capture
     # every stop is a jump the piece may make: it stops too early, or the capture takes too few
     if finished and not crowned and board.jumps(at, king, captured):
         if not king and passed and board.on_crown_row(at):

@@ -35,6 +35,7 @@ class Claim(enum.Enum):
     FEWER = "fewer"  # a legal capture although another capture takes more (American free choice)
     CROWNS = "crowns"  # the man that moves ends as a king
     STAYS_MAN = "stays-man"  # the man passes its crowning row during the capture and ends as a man
+    CROWNED_GOES_ON = "crowned-goes-on"  # the man is crowned on its crowning row mid-capture and jumps on as a king
     WINS = "wins"  # afterwards the opponent has no legal move
 
 

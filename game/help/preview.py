@@ -71,7 +71,7 @@ def diagram_text(diagram: Diagram, variant: Variant) -> list[str]:
                 row += f" {mark} "
         rows.append(row.rstrip())
     rows.append(("   " + "".join(f" {chr(ord('a') + f)} " for f in range(n))).rstrip())
-    rows.append(f"   {pos.turn.label.capitalize()} to move · FEN {diagram.fen}")
+    rows.append(f"   {pos.variant.side_name(pos.turn)} to move · FEN {diagram.fen}")
     for line in diagram.lines:
         capture = len(line.route) > 2 or _jumps_over(variant, pos, line.route[0], line.route[1])
         text = ("x" if capture else "-").join(square_name(variant, sq) for sq in line.route)

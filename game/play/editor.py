@@ -132,18 +132,18 @@ class Setup:
                     where = f"{'square' if len(crowned) == 1 else 'squares'} {_listed(map(str, crowned))}"
                 else:
                     where = _listed(sorted(square_name(v, sq) for sq in crowned))
-                problems.append(f"A {color.label} man on {where}, {color.label.capitalize()}'s crowning row: "
+                problems.append(f"A {v.side_name(color).lower()} man on {where}, {v.side_name(color)}'s crowning row: "
                                 "it would be a king")
             most = v.rows_of_men * v.row_width
             if self.count(color) > most:
-                problems.append(f"{color.label.capitalize()} has {self.count(color)} pieces: at most {most}, "
+                problems.append(f"{v.side_name(color)} has {self.count(color)} pieces: at most {most}, "
                                 "the pieces a side starts with")
         if problems:
             return Check(tuple(problems))
         notes: list[str] = []
         if not self.position().legal_moves():
-            winner = self.turn.opponent.label.capitalize()
-            notes.append(f"{self.turn.label.capitalize()}, to move, has no move: the game is over at once "
+            winner = v.side_name(self.turn.opponent)
+            notes.append(f"{v.side_name(self.turn)}, to move, has no move: the game is over at once "
                          f"({winner} wins)")
         return Check((), tuple(notes))
 

@@ -57,7 +57,7 @@ from typing import TYPE_CHECKING, assert_never
 from engine import Color, variant_named
 from game.computer.analysis import Analyst
 from game.files.saved import game_from_dict, game_in_progress, saved_game
-from game.files.settings import Notation, Settings, View
+from game.files.settings import Settings, View
 from game.modes import Level, Mode
 from game.opponent import DrawAnswer, Opponent, OpponentError, OpponentMove, OpponentStatus, Reply
 from game.play import intents as it
@@ -429,7 +429,7 @@ class Controller:
             game = self.game
             assert game is not None, "a move's text needs its position"
             position = game.position
-        return position.move_text(move, numeric=self.settings.notation is Notation.NUMERIC).replace("x", "×")
+        return position.move_text(move, numeric=self.settings.notation.numeric(position.variant)).replace("x", "×")
 
     def last_move(self) -> tuple[Move, Position] | None:
         """The last move of the game (in a review: the move that led to the position shown), with its
@@ -783,7 +783,7 @@ class Controller:
             self.friend_play.tell_move(move, offer)
         if offer and game.pending_offer is not None:
             self.notice = ("You offered a draw" if mode.human is not None and before.turn is mode.human
-                           else f"{before.turn.label.capitalize()} offers a draw")
+                           else f"{game.variant.side_name(before.turn)} offers a draw")
         else:
             self.notice = None
         self._after_change()
@@ -980,7 +980,8 @@ class Controller:
         p = self.base_phase
         if not isinstance(p, (Editing, InGame)):
             return Refused("No position to play on from here")
-        made = game_from_here(p, self.shown_ply(), numeric=self.settings.notation is Notation.NUMERIC)
+        variant = p.setup.variant if isinstance(p, Editing) else p.game.variant
+        made = game_from_here(p, self.shown_ply(), numeric=self.settings.notation.numeric(variant))
         if isinstance(made, Refused):
             return made
         game, notice = made
@@ -1281,13 +1282,13 @@ class Controller:
         self._enter_turn(game, mode)
         mover = "you move first" if game.turn is color else f"{room.opponent_words()} moves first"
         if number > 1:
-            self.notice = f"Game {number}, sides swapped: you play {color.label.capitalize()}"
+            self.notice = f"Game {number}, sides swapped: you play {game.variant.side_name(color)}"
         elif isinstance(before, JoiningRoom) and before.returning:
             self.notice = "You are back in the room"
         elif room.opponent is not None:
-            self.notice = f"You play {color.label.capitalize()} against {room.opponent}; {mover}"
+            self.notice = f"You play {game.variant.side_name(color)} against {room.opponent}; {mover}"
         else:
-            self.notice = f"You play {color.label.capitalize()}; {mover}"
+            self.notice = f"You play {game.variant.side_name(color)}; {mover}"
         self._save()
 
     def _take_game(self, game: Game, mode: Mode) -> None:

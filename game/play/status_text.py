@@ -47,12 +47,12 @@ def status(c: Controller) -> str:
             return f"Reading {listing.path.name}…" if listing is not None and not listing.done.is_set() \
                 else "Open a game"
         case Editing(setup=setup):
-            return f"Set up a position · {setup.turn.label.capitalize()} to move"
+            return f"Set up a position · {setup.variant.side_name(setup.turn)} to move"
         case Reviewing(game=game, ply=ply):
             last = len(game.moves)
             if ply == last and game.outcome is not None:
                 return "Review · " + result_text(game, game.outcome, p.mode)
-            who = game.positions[ply].turn.label.capitalize()
+            who = game.variant.side_name(game.positions[ply].turn)
             where = "the start" if ply == 0 else f"move {ply} of {last}"
             return f"Review · {where} · {who} to move"
         case ChoosingMode():
@@ -75,9 +75,9 @@ def status(c: Controller) -> str:
             assert game.outcome is not None
             return result_text(game, game.outcome, mode)
         case OpponentFailed(game=game):
-            return f"The computer ({game.turn.label.capitalize()}) can't play"
+            return f"The computer ({game.variant.side_name(game.turn)}) can't play"
         case OpponentToMove(game=game, mode=mode) | AwaitingDrawAnswer(game=game, mode=mode):
-            who = game.turn.label.capitalize()
+            who = game.variant.side_name(game.turn)
             if mode.vs_friend:
                 away = c.friend_play.friend_away_s(c.phase)
                 name = mode.opponent_words(capital=True)
@@ -89,7 +89,7 @@ def status(c: Controller) -> str:
                 return f"Computer ({who}) is getting ready… {c.opponent_status}".rstrip()
             return f"Computer ({who}) is thinking…"
         case HumanToMove(game=game, mode=mode):
-            who = game.turn.label.capitalize()
+            who = game.variant.side_name(game.turn)
             text = f"Your move ({who})" if mode.human is not None else f"{who} to move"
             if game.position.has_capture():
                 text += " · " + MUST_CAPTURE
@@ -117,7 +117,7 @@ def result_text(game: Game, outcome: Outcome, mode: Mode) -> str:
     from engine.game import Reason
 
     winner = outcome.winner
-    loser = winner.opponent.label.capitalize() if winner is not None else ""
+    loser = game.variant.side_name(winner.opponent) if winner is not None else ""
     match outcome.reason:
         case Reason.NO_MOVES:
             assert winner is not None
@@ -133,7 +133,7 @@ def result_text(game: Game, outcome: Outcome, mode: Mode) -> str:
         case Reason.AGREEMENT:
             reason = "both players agreed"
         case Reason.REPETITION:
-            reason = "the same position occurred 3 times"
+            reason = f"the same position occurred {game.variant.repetition_count} times"
         case Reason.MOVE_LIMIT:
             reason = f"{game.variant.quiet_limit_moves} moves each without a man moved or a capture"
         case Reason.ENDGAME_RULE:
@@ -145,7 +145,7 @@ def result_text(game: Game, outcome: Outcome, mode: Mode) -> str:
     elif mode.human is not None:
         head = "You win" if winner is mode.human else f"{mode.opponent_words(capital=True)} wins"
     else:
-        head = f"{winner.label.capitalize()} wins"
+        head = f"{game.variant.side_name(winner)} wins"
     return f"{head}: {reason}"
 
 

@@ -19,9 +19,12 @@ from .state import RenderState
 
 # Piece colours (display gamma) and lacquer gloss. The dark side is a deep red-brown, the light side
 # cream: far apart in lightness so they read at a glance in both views and on either wood.
+# Pool checkers' dark side is red (APCA rule 3): a lacquered checkers red, as dark as the cream is light
+# is not, so that the two sides still part at a glance. Keyed by the names of Variant.piece_colours.
 PIECE_COLOURS = {
-    "dark": (0.23, 0.085, 0.06, 1.0),
-    "light": (0.94, 0.88, 0.74, 0.6),
+    "black": (0.23, 0.085, 0.06, 1.0),
+    "white": (0.94, 0.88, 0.74, 0.6),
+    "red": (0.56, 0.09, 0.07, 1.0),
 }
 GOLD = (1.0, 0.78, 0.34, 1.0)
 
@@ -41,8 +44,8 @@ KIND_DISC, KIND_RING, KIND_SQUARE, KIND_SHADOW = 0.0, 1.0, 2.0, 3.0
 
 
 def piece_colour(variant: Variant, color: Color):
-    """The display colour of a side's pieces: the dark pieces are Black's in both games."""
-    return PIECE_COLOURS["dark" if color is Color.BLACK else "light"]
+    """The display colour of a side's pieces: the colour its rule set gives that side."""
+    return PIECE_COLOURS[variant.piece_colours[color]]
 
 
 class Instances(NamedTuple):

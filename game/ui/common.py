@@ -37,9 +37,8 @@ def notation_example(variant: Variant, notation: Notation) -> str:
     file = next(f for f in range(2, variant.size) if coords_square(variant, f, rank) is not None)
     start, end = coords_square(variant, file, rank), coords_square(variant, file + 1, rank + 1)
     assert start is not None and end is not None
-    if notation is Notation.NUMERIC:
-        return f"{start}-{end}"
-    return f"{square_name(variant, start)}-{square_name(variant, end)}"
+    example = f"{start}-{end}" if notation.numeric(variant) else f"{square_name(variant, start)}-{square_name(variant, end)}"
+    return f"the game's own, {example}" if notation is Notation.CUSTOM else example
 
 
 def server_label(c: Controller) -> str:

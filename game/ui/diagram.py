@@ -93,8 +93,8 @@ def diagram_picture(diagram: Diagram, variant: Variant, size: int) -> pygame.Sur
     radius = 0.39 * kc
     for square, piece in position.pieces().items():
         x, y = centre(square)
-        fill, edge = th.PIECE_COLOURS[piece.color.label]
-        if piece.color.label == "black":
+        fill, edge = th.piece_colours(variant, piece.color)
+        if variant.piece_colours[piece.color] == "black":
             edge = DARK_PIECE_RIM
         _disc(big, (0, 0, 0, 90), (x + 0.03 * kc, y + 0.06 * kc), radius * 1.02)  # a soft shadow
         _disc(big, edge, (x, y), radius)

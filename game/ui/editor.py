@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine import Color
-from game.files.settings import Notation
 from game.modes import Level
 from game.play import intents as it
 from game.play.editor import Tool
@@ -64,7 +63,7 @@ def _turn(paint: Painter, editing: Editing, x, y, w) -> int:
     top = y
     y += paint.heading(x, y, "Side to move")
     first = editing.setup.variant.first_player
-    items = [(f"{color.label.capitalize()} to move", it.SetTurn(color),
+    items = [(f"{editing.setup.variant.side_name(color)} to move", it.SetTurn(color),
               {"active": editing.setup.turn is color, "hit_id": f"turn:{color.label}"})
              for color in (first, first.opponent)]
     return y + paint.flow(x, y, w, items, h=30, f=th.small_font(), pad=10) - top
@@ -89,7 +88,7 @@ def _fen(paint: Painter, editing: Editing, x, y, w) -> int:
 
 @section("check")
 def _check(paint: Painter, c: Controller, editing: Editing, x, y, w) -> int:
-    check = editing.setup.check(numeric=c.settings.notation is Notation.NUMERIC)
+    check = editing.setup.check(numeric=c.settings.notation.numeric(editing.setup.variant))
     top = y
     small = th.small_font()
     for problem in check.problems:
@@ -107,7 +106,7 @@ def _play(paint: Painter, c: Controller, editing: Editing, x, y, w) -> int:
     check = editing.setup.check()
     why = None if check.is_playable else "Can't play from here: " + "; ".join(check.problems)
     y += paint.heading(x, y, "Play from here")
-    who = editing.setup.turn.label.capitalize()
+    who = editing.setup.variant.side_name(editing.setup.turn)
     y += paint.wrapped(x, y, w, f"You play {who} (to move) against the computer, or two players", th.small_font(),
                      th.MUTED) + 4
     if c.leaving_counts():

@@ -66,10 +66,10 @@ def title(paint: Painter, c: Controller, mode: Mode, x, y, w) -> int:
 def _title_text(c: Controller, mode: Mode) -> str:
     level, human = mode.level, mode.human
     if level is not None and human is not None:
-        how = f"vs computer · {LEVEL_TITLES[level]} · you play {human.label.capitalize()}"
+        how = f"vs computer · {LEVEL_TITLES[level]} · you play {c.variant.side_name(human)}"
     elif mode.room is not None and human is not None:
         who = f"online vs {mode.room.opponent}" if mode.room.opponent is not None else "with a friend"
-        how = f"{who} · you play {human.label.capitalize()}"
+        how = f"{who} · you play {c.variant.side_name(human)}"
     else:
         how = "2 players on this device"
     return f"{c.variant.title} · {how}"
@@ -147,7 +147,7 @@ def _table_square(paint: Painter, c: Controller, sq: int, piece: Piece | None, r
     cell = rect.width
     r = int(cell * 0.38)
     if piece is not None:
-        fill, edge = th.PIECE_COLOURS[piece.color.label]
+        fill, edge = th.piece_colours(c.variant, piece.color)
         pygame.draw.circle(paint.surface, fill, rect.center, r)
         pygame.draw.circle(paint.surface, edge, rect.center, r, width=max(1, cell // 16))
         if piece.king:
@@ -212,16 +212,16 @@ def _info(paint: Painter, c: Controller, play: InGame, x, y, w, compact: bool = 
     y += paint.heading(x, y, "Pieces left")
     for color in (c.variant.first_player, c.variant.first_player.opponent):
         men, kings = pos.count(color)
-        fill, edge = th.PIECE_COLOURS[color.label]
+        fill, edge = th.piece_colours(c.variant, color)
         line = f.get_linesize()
         pygame.draw.circle(paint.surface, fill, (x + 7, y + line // 2), 6)
         pygame.draw.circle(paint.surface, edge, (x + 7, y + line // 2), 6, width=1)
         counts = f"{men} {'man' if men == 1 else 'men'} · {kings} {'king' if kings == 1 else 'kings'}"
         if compact:
-            y += paint.label(x + 18, y, color.label.capitalize(), f)
+            y += paint.label(x + 18, y, c.variant.side_name(color), f)
             y += paint.wrapped(x + 18, y, w - 18, counts, f, th.MUTED, " · ") + 4
         else:
-            paint.label(x + 20, y, color.label.capitalize(), f)
+            paint.label(x + 20, y, c.variant.side_name(color), f)
             y += paint.label(x + 90, y, counts, f) + 3
     y += 6
     left = c.moves_until_draw()

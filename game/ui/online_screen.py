@@ -144,7 +144,7 @@ def _room_info(paint: Painter, p: RoomPhase, x: int, y: int, w: int) -> int:
             variant = variant_named(name)
             y += paint.heading(x, y, "Play a friend")
             y += paint.label(x, y, variant.title, th.body_font()) + 8
-            lines = (f"You play first ({variant.first_player.label.capitalize()}).",
+            lines = (f"You play first ({variant.side_name(variant.first_player)}).",
                      "Send the link to your friend. When they open it, or paste it under “Join a friend” "
                      "and press Join, the game starts.",
                      "After the game, “Rematch (swap sides)” starts the next one with the colours swapped.",
@@ -372,7 +372,7 @@ def players(paint: Painter, c: Controller, play: InGame, x: int, y: int, w: int)
     running = f.session.clock_running if f is not None and not play.game.is_over else None
     cx = x
     for (color, who, (state, colour)), width in zip(people, widths, strict=True):
-        fill, edge = th.PIECE_COLOURS[color.label]
+        fill, edge = th.piece_colours(play.game.variant, color)
         ly = y + (row_h - line) // 2
         pygame.draw.circle(paint.surface, fill, (cx + 6, ly + line // 2), 6)
         pygame.draw.circle(paint.surface, edge, (cx + 6, ly + line // 2), 6, width=1)

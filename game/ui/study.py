@@ -59,7 +59,7 @@ def review_section(paint: Painter, c: Controller, play: InGame, x, y, w) -> int:
     position = game.positions[ply]
     over = ply == last and game.is_over or not position.legal_moves()
     y += 10
-    who = position.turn.label.capitalize()
+    who = position.variant.side_name(position.turn)
     y += paint.heading(x, y, "Play from here")
     y += paint.wrapped(x, y, w, f"You play {who} (to move) against the computer, or two players", th.small_font(),
                      th.MUTED) + 4
@@ -104,9 +104,10 @@ def engine_section(paint: Painter, c: Controller, play: InGame, x, y, w) -> int:
         return y + paint.label(x, y, "Thinking…", small, th.MUTED) - top
     if study.kind == "hint" and line.best is not None:
         y += paint.label(x, y, f"Hint: {c.move_text(line.best, position)}", f, th.ACCENT) + 2
-    y += paint.wrapped(x, y, w, score_words(line.score, position.turn), th.font(16, bold=True), th.TEXT) + 2
+    y += paint.wrapped(x, y, w, score_words(line.score, position.turn, position.variant), th.font(16, bold=True), th.TEXT) + 2
     depth = f"depth {line.depth}" + (" · thinking" if study.running else "")
-    y += paint.label(x, y, f"{men_ahead(white_view(line.score, position.turn))} for White · {depth}", small,
+    y += paint.label(x, y, f"{men_ahead(white_view(line.score, position.turn))} for "
+                     f"{position.variant.side_name(Color.WHITE)} · {depth}", small,
                    th.MUTED) + 2
     pv = pv_text(c, position, line.pv[:PV_MOVES])
     if pv:
@@ -189,8 +190,9 @@ def _graph(paint: Painter, c: Controller, report, rect: pygame.Rect) -> int:
     for index, mark in report.marks().items():
         pygame.draw.circle(surface, th.MARK_COLOURS[mark], at(index + 1, points[index + 1]), 4 if mark == "??" else 3)
     small = th.small_font()
-    surface.blit(th.text(small, "White", th.MUTED), (rect.x + 6, rect.y + 2))
-    surface.blit(th.text(small, "Black", th.MUTED), (rect.x + 6, rect.bottom - small.get_linesize() - 1))
+    surface.blit(th.text(small, c.variant.side_name(Color.WHITE), th.MUTED), (rect.x + 6, rect.y + 2))
+    surface.blit(th.text(small, c.variant.side_name(Color.BLACK), th.MUTED),
+                 (rect.x + 6, rect.bottom - small.get_linesize() - 1))
     paint.note(rect, "graph")
     if not paint.measuring:
         for ply in range(n + 1):
@@ -261,8 +263,8 @@ def evaluation_bar(paint: Painter, c: Controller, strip: pygame.Rect) -> None:
     score = evaluation(c)
     near = c.hand.near_color(c.variant, c.mode)
     chance = 0.5 if score is None else winning_chance(score if near is Color.WHITE else -score)
-    near_fill = th.PIECE_COLOURS[near.label][0]
-    far_fill = th.PIECE_COLOURS[near.opponent.label][0]
+    near_fill = th.piece_colours(c.variant, near)[0]
+    far_fill = th.piece_colours(c.variant, near.opponent)[0]
     pygame.draw.rect(paint.surface, far_fill, bar, border_radius=3)
     height = int(round(bar.height * chance))
     pygame.draw.rect(paint.surface, near_fill, (bar.x, bar.bottom - height, bar.width, height),
@@ -274,7 +276,7 @@ def evaluation_bar(paint: Painter, c: Controller, strip: pygame.Rect) -> None:
         return
     ahead = Color.WHITE if score > 0 else Color.BLACK if score < 0 else None
     number = men_ahead(abs(score)).replace(" in ", " ") if ahead is not None else "0.00"
-    side = ahead.label.capitalize() if ahead is not None else "Even"
+    side = c.variant.side_name(ahead) if ahead is not None else "Even"
     at_bottom = ahead is None or ahead is near
     # the side's name at the strip's end, the number next to the bar
     images = [th.text(f, line, th.TEXT) for line in ((number, side) if at_bottom else (side, number))]

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import os
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import pygame
+
+if TYPE_CHECKING:
+    from engine import Color, Variant
 
 # colours (RGB)
 BACKGROUND = (31, 31, 33)  # behind the 3D board (the renderer's clear colour, 0.12 0.12 0.13)
@@ -29,9 +33,17 @@ OVERLAY = (20, 24, 31, 205)  # translucent pills over the board
 LIGHT_SQUARE = (222, 196, 150)
 DARK_SQUARE = (120, 78, 48)
 # the 3D board's deep red-brown and cream pieces (game/render/instances.py), with a rim colour each
-PIECE_COLOURS = {"black": ((66, 28, 20), (120, 70, 52)), "white": ((240, 226, 192), (176, 156, 122))}
+# The pieces' colours (fill, edge) by the colour's name a rule set gives its sides (Variant.piece_colours):
+# Pool checkers' dark pieces are red (APCA rule 3), every other rule set's black.
+PIECE_COLOURS = {"black": ((66, 28, 20), (120, 70, 52)), "white": ((240, 226, 192), (176, 156, 122)),
+                 "red": ((150, 32, 26), (204, 92, 78))}
 
 Colour = tuple[int, int, int]
+
+
+def piece_colours(variant: Variant, color: Color) -> tuple[Colour, Colour]:
+    """The fill and edge of ``color``'s pieces in ``variant``: the colour its rules give that side."""
+    return PIECE_COLOURS[variant.piece_colours[color]]
 
 
 def lighter(colour: Colour, amount: int) -> Colour:

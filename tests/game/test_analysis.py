@@ -136,10 +136,10 @@ def test_report_marks_count_winning_chances():
 
 
 def test_scores_in_a_players_words():
-    assert score_words(125, Color.BLACK) == "Black is 1.25 men ahead"
-    assert score_words(-100, Color.BLACK) == "White is 1.00 man ahead"
-    assert score_words(5, Color.WHITE) == "Even"
-    assert score_words(30000 - 13, Color.WHITE) == "White wins in 7 moves"
+    assert score_words(125, Color.BLACK, AMERICAN) == "Black is 1.25 men ahead"
+    assert score_words(-100, Color.BLACK, AMERICAN) == "White is 1.00 man ahead"
+    assert score_words(5, Color.WHITE, AMERICAN) == "Even"
+    assert score_words(30000 - 13, Color.WHITE, AMERICAN) == "White wins in 7 moves"
     assert men_ahead(-50) == "-0.50" and men_ahead(-(30000 - 2)) == "loss in 1"
 
 
@@ -150,8 +150,8 @@ def test_endgame_table_results_in_a_players_words():
     assert (analysis.MATE, analysis.MATE_BOUND, analysis.EGDB_BOUND) == (search.MATE, search.MATE_BOUND,
                                                                          search.EGDB_BOUND)
     root, tree = search.EGDB_ROOT - 81, search.EGDB_WIN + 100  # a root the tables hold; a node below
-    assert score_words(root, Color.WHITE) == "White wins (endgame tables)"
-    assert score_words(-tree, Color.WHITE) == "Black wins (endgame tables)"
+    assert score_words(root, Color.WHITE, AMERICAN) == "White wins (endgame tables)"
+    assert score_words(-tree, Color.WHITE, AMERICAN) == "Black wins (endgame tables)"
     assert men_ahead(-tree) == "loss" and men_ahead(root) == "win"
     assert winning_chance(root) == 1.0 and winning_chance(-tree) == 0.0
 

@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from engine import AMERICAN, INTERNATIONAL, Color, Position, Variant, square_coords
+from engine import ALL_VARIANTS, AMERICAN, INTERNATIONAL, Color, Position, Variant, square_coords
 from engine.game import Game
 from game.help import CONTROL_SECTION_IDS, KEYS, SECTION_IDS, Claim, Diagram, Style, controls_page, explain_refusal, rules_page
 from game.help.explain import MESSAGES
 from game.help.model import board_fen, route, squares
 
 ROOT = Path(__file__).resolve().parents[2]
-VARIANTS = (AMERICAN, INTERNATIONAL)
+VARIANTS = tuple(ALL_VARIANTS.values())
 
 
 def diagrams(variant: Variant):
@@ -51,20 +51,29 @@ def test_section_ids_are_unique_known_and_distinct_from_the_controls_ids(variant
         rules.section("castling")
 
 
-# Reasons only the rules of one game can give (the others can come up in both).
-ONLY_IN = {
-    "american": {"man-captures-forward", "king-one-square", "king-jumps-next", "crowning-ends-move"},
-    "international": {"most-pieces", "most-pieces-at-most", "most-pieces-piece", "stays-man", "stays-man-goes-on",
-                      "king-blocked-way", "jump-one-at-a-time"},
+# Reasons only some rule sets' rules can give (the others can come up in every game), by the rule they name.
+REASON_RULES = {
+    "man-captures-forward": lambda v: not v.men_capture_backward,
+    "king-one-square": lambda v: not v.flying_kings, "king-jumps-next": lambda v: not v.flying_kings,
+    "crowning-ends-move": lambda v: v.promotion_ends_capture,
+    "most-pieces": lambda v: v.majority_capture, "most-pieces-at-most": lambda v: v.majority_capture,
+    "most-pieces-piece": lambda v: v.majority_capture,
+    "stays-man": lambda v: not v.promotion_ends_capture and not v.crowned_capture_continues,
+    "stays-man-goes-on": lambda v: not v.promotion_ends_capture and not v.crowned_capture_continues,
+    "king-blocked-way": lambda v: v.flying_kings, "jump-one-at-a-time": lambda v: v.flying_kings,
+    "crowned-goes-on": lambda v: v.crowned_capture_continues,
+    "man-takes-no-king": lambda v: not v.men_capture_kings,
+    "king-lands-next": lambda v: v.king_lands_next, "king-lands-to-go-on": lambda v: v.king_lands_to_go_on,
+    "king-capture-first": lambda v: v.king_capture_first, "most-kings": lambda v: v.most_kings_capture,
+    "kings-first": lambda v: v.kings_first_capture,
 }
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.name)
 def test_every_section_an_explanation_can_open_is_on_the_page(variant):
     page_ids = set(rules_page(variant).section_ids)
-    other = next(v for v in VARIANTS if v is not variant).name
     for reason, (_message, section) in MESSAGES.items():
-        if reason in ONLY_IN[other]:
+        if not REASON_RULES.get(reason, lambda v: True)(variant):
             continue
         assert section in page_ids, reason
         twin = {"men-move": "kings-move", "men-capture": "kings-capture"}.get(section)  # told about a king
@@ -125,6 +134,144 @@ CHECKLIST = {
         ("draw-offers", ["agree", "together with a move", "declines", "man has moved", "captured",
                          "doesn't count"]),
     ],
+    # The other rule sets (issue 25), from the sources engine/variants.py names beside each field; each page
+    # names its sources, and the rules that set it apart are in these phrases.
+    "brazilian": [
+        ("differences", ["International draughts on the 8×8 board", "backward", "fly", "most pieces", "stays a man"]),
+        ("board", ["32 dark squares", "8×8", "12 men", "three rows", "White moves first", "as in chess"]),
+        ("men-move", ["one square diagonally forward", "never moves backward"]),
+        ("men-capture", ["jumps over it", "backward as well as forward"]),
+        ("multi-jump", ["jump again", "stay on the board until the move is over", "jumped twice"]),
+        ("compulsory-capture", ["you must make a capture", "gold ring"]),
+        ("maximum-capture", ["takes the most pieces", "Kings and men count the same", "Brazilian federation"]),
+        ("crowning", ["ends its move on the far row", "still a man", "rule 13"]),
+        ("kings-move", ["as many squares as it likes"]),
+        ("kings-capture", ["far along a diagonal", "any of the empty squares beyond", "most-pieces rule"]),
+        ("winning", ["can't make a move", "resign"]),
+        ("draw-repetition", ["third time", "same player to move"]),
+        ("draw-move-limit", ["15 moves each", "only kings move", "FMJD-64 7.2.5", "rule 16 says 20"]),
+        ("draw-endgame", ["three kings or more against a lone king: 15 moves", "4 or 5 pieces on the board: 30 moves",
+                          "6 or 7 pieces: 60 moves", "long diagonal (a1 to h8): 5 moves", "against a lone king: 5 moves",
+                          "starts the first two counts afresh", "7.2.4 to 7.2.8"]),
+        ("draw-offers", ["agree"]),
+        ("sources", ["brazil.fmjd.org", "fmjd64.org"]),
+    ],
+    "russian": [
+        ("differences", ["White moves first", "backward", "fly", "crowned at once and goes on capturing as a king",
+                         "choose which capture"]),
+        ("board", ["32 dark squares", "8×8", "12 men", "three rows", "White moves first", "as in chess", "colon"]),
+        ("men-move", ["one square diagonally forward", "never moves backward"]),
+        ("men-capture", ["jumps over it", "backward as well as forward", "1.5.3"]),
+        ("multi-jump", ["jump again", "stay on the board until the move is over", "jumped twice"]),
+        ("compulsory-capture", ["you must make a capture", "gold ring"]),
+        ("choice-of-capture", ["any of them", "takes fewer", "to its end", "1.5"]),
+        ("crowning", ["becomes a king", "crowned at once", "goes on capturing as a king", "1.5.15"]),
+        ("kings-move", ["as many squares as it likes", "1.4.5"]),
+        ("kings-capture", ["far along a diagonal", "any of the empty squares beyond", "must land there and go on"]),
+        ("winning", ["can't make a move", "resign"]),
+        ("draw-repetition", ["third time", "same player to move"]),
+        ("draw-move-limit", ["15 moves each", "only kings move", "FMJD-64 7.2.5"]),
+        ("draw-endgame", ["three kings or more against a lone king: 15 moves", "4 or 5 pieces on the board: 30 moves",
+                          "6 or 7 pieces: 60 moves", "long diagonal (a1 to h8): 5 moves", "against a lone king: 5 moves"]),
+        ("draw-offers", ["agree"]),
+        ("sources", ["fmjd64.org", "Russian code of 2004"]),
+    ],
+    "pool": [
+        ("differences", ["red and move first", "backward", "fly", "goes on as a man", "choose which capture"]),
+        ("board", ["32 dark squares", "8×8", "12 men", "red and white", "Red moves first", "APCA rule 7",
+                   "numbered 1 to 32"]),
+        ("men-move", ["one square diagonally forward", "never moves backward"]),
+        ("men-capture", ["jumps over it", "backward as well as forward", "APCA rule 14"]),
+        ("multi-jump", ["jump again", "stay on the board until the move is over", "jumped twice"]),
+        ("compulsory-capture", ["you must make a capture", "gold ring"]),
+        ("choice-of-capture", ["any of them", "takes fewer", "APCA rule 20"]),
+        ("crowning", ["ends its move on the far row", "still a man", "APCA rules 16, 22 and 23"]),
+        ("kings-move", ["as many squares as it likes", "APCA rule 15"]),
+        ("kings-capture", ["far along a diagonal", "must land there and go on", "APCA rule 19"]),
+        ("winning", ["can't make a move", "resign"]),
+        ("draw-repetition", ["third time", "same player to move"]),
+        ("draw-move-limit", ["15 moves each", "only kings move", "APCA rule 26"]),
+        ("draw-endgame", ["Three kings must beat a lone king within 13 moves each"]),
+        ("draw-offers", ["agree"]),
+        ("sources", ["American Pool Checkers Association", "Tournament Rules of Play"]),
+    ],
+    "spanish": [
+        ("differences", ["White moves first", "turned the other way", "fly", "most pieces", "more kings"]),
+        ("board", ["32 dark squares", "8×8", "light square in the corner on their left", "12 men", "White moves first",
+                   "FPD rule 6", "number the squares 1 to 32 from White's near right corner"]),
+        ("men-move", ["one square diagonally forward", "never moves backward"]),
+        ("men-capture", ["jumps over it", "only forward", "FPD rule 2.2"]),
+        ("multi-jump", ["jump again", "stay on the board until the move is over"]),
+        ("compulsory-capture", ["you must make a capture", "gold ring"]),
+        ("maximum-capture", ["takes the most pieces", "law of quantity", "Kings and men count the same"]),
+        ("capture-priority", ["same number of pieces", "the most kings", "law of quality", "takes a king"]),
+        ("crowning", ["becomes a king", "its move ends there", "not go on"]),
+        ("kings-move", ["as many squares as it likes"]),
+        ("kings-capture", ["far along a diagonal", "any of the empty squares beyond"]),
+        ("winning", ["can't make a move", "resign"]),
+        ("draw-repetition", ["third time", "same player to move"]),
+        ("draw-move-limit", ["25 moves each", "only kings move", "set no such count"]),
+        ("draw-offers", ["agree"]),
+        ("sources", ["Portuguese federation", "FPD 2013"]),
+    ],
+    "italian": [
+        ("differences", ["White moves first", "turned the other way", "never capture a king", "order of priorities"]),
+        ("board", ["32 dark squares", "8×8", "light square in the corner on their left", "FID article 2.3", "12 men", "(a8)",
+                   "White moves first", "number the squares 1 to 32", "FID 2.4"]),
+        ("men-move", ["one square diagonally forward", "never moves backward"]),
+        ("men-capture", ["jumps over it", "only forward", "never capture a king", "FID 5.3"]),
+        ("multi-jump", ["jump again", "jumped twice"]),
+        ("compulsory-capture", ["you must make a capture", "gold ring"]),
+        ("maximum-capture", ["takes the most pieces", "FID 6.6"]),
+        ("capture-priority", ["a capture with a king comes before one with a man", "FID 6.7", "the most kings", "FID 6.8",
+                              "meets a king earliest", "FID 6.9", "the king on b3", "it must take the king",
+                              "h1 must capture"]),
+        ("crowning", ["becomes a king", "its move ends there"]),
+        ("kings-move", ["one square diagonally, forward or backward", "FID 4.7"]),
+        ("kings-capture", ["right next to it", "all four directions", "captures kings as well as men"]),
+        ("winning", ["can't make a move", "resign"]),
+        ("draw-repetition", ["fourth time", "same player to move", "FID 9.3"]),
+        ("draw-move-limit", ["40 moves each", "no man moves", "FID 10.4"]),
+        ("draw-offers", ["agree"]),
+        ("sources", ["Regolamento tecnico", "fid.it"]),
+    ],
+    "czech": [
+        ("differences", ["White moves first", "fly", "a king's capture comes first"]),
+        ("board", ["32 dark squares", "8×8", "12 men", "White moves first", "as in chess", "Czech rules 2.6"]),
+        ("men-move", ["one square diagonally forward", "never moves backward"]),
+        ("men-capture", ["jumps over it", "only forward", "Czech rules 4.1"]),
+        ("multi-jump", ["jump again", "stay on the board until the move is over"]),
+        ("compulsory-capture", ["you must make a capture", "gold ring"]),
+        ("choice-of-capture", ["any of them", "takes fewer"]),
+        ("capture-priority", ["you must capture with a king", "even if a man could take more", "Czech rules 4.14"]),
+        ("crowning", ["becomes a king", "its move ends there"]),
+        ("kings-move", ["as many squares as it likes", "Czech rules 3.9"]),
+        ("kings-capture", ["far along a diagonal", "must land there and go on"]),
+        ("winning", ["can't make a move", "resign"]),
+        ("draw-repetition", ["third time", "same player to move"]),
+        ("draw-move-limit", ["25 moves each", "only kings move", "set no automatic draw"]),
+        ("draw-offers", ["agree"]),
+        ("sources", ["damweb.cz"]),
+    ],
+    "thai": [
+        ("differences", ["8 men", "two rows", "lands on the square just beyond the piece it takes",
+                         "leaves the board as soon as it is jumped"]),
+        ("board", ["32 dark squares", "8×8", "8 men", "two rows", "Black moves first", "numbered 1 to 32"]),
+        ("men-move", ["one square diagonally forward", "never moves backward"]),
+        ("men-capture", ["jumps over it", "only forward", "mindsports"]),
+        ("multi-jump", ["jump again", "leaves the board at once", "fandom"]),
+        ("compulsory-capture", ["you must make a capture", "gold ring"]),
+        ("choice-of-capture", ["any of them", "no priorities of capture"]),
+        ("crowning", ["becomes a king", "its move ends there, even in the middle of a capture"]),
+        ("kings-move", ["as many squares as it likes"]),
+        ("kings-capture", ["far along a diagonal", "must land on the square just beyond the piece it takes",
+                           "may not fly on"]),
+        ("winning", ["can't make a move", "resign"]),
+        ("draw-repetition", ["third time", "same player to move"]),
+        ("draw-move-limit", ["25 moves each", "only kings move", "give no automatic draw"]),
+        ("draw-offers", ["agree"]),
+        ("sources", ["mindsports.nl", "checkers.fandom.com", "pdn.fmjd.org"]),
+    ],
 }
 
 
@@ -175,7 +322,8 @@ def test_moves_drawn_are_legal_and_refused_ones_are_refused_for_this_rule(varian
             diagram.move(variant, line)
         why = explain_refusal(pos, line.start, line.stops, finished=True)
         assert why is not None
-        expected = {("international", "kings-capture"): "maximum-capture"}.get((variant.name, sid), sid)
+        expected = {("international", "kings-capture"): "maximum-capture", ("brazilian", "kings-capture"): "maximum-capture",
+                    ("spanish", "kings-capture"): "maximum-capture"}.get((variant.name, sid), sid)
         assert why.section == expected, why
         assert not line.claims
     else:
@@ -195,7 +343,8 @@ def test_what_a_caption_claims_about_its_move_is_true(variant, sid, diagram, lin
         if claim is Claim.ONLY:
             assert pos.legal_moves() == (move,)
         elif claim is Claim.MAXIMUM:  # the most; and without the rule a capture taking fewer would be allowed
-            free = Position.from_fen(dataclasses.replace(variant, majority_capture=False), pos.fen())
+            free = Position.from_fen(dataclasses.replace(variant, majority_capture=False, king_capture_first=False,
+                                                         most_kings_capture=False, kings_first_capture=False), pos.fen())
             assert len(move.captured) == max(len(m.captured) for m in free.legal_moves())
             assert min(len(m.captured) for m in free.legal_moves()) < len(move.captured)
         elif claim is Claim.FEWER:
@@ -205,8 +354,40 @@ def test_what_a_caption_claims_about_its_move_is_true(variant, sid, diagram, lin
         elif claim is Claim.STAYS_MAN:
             assert not piece.king and not after.piece_at(move.end).king
             assert any(square_coords(variant, sq)[1] == crown_rank for sq in line.route[1:-1])
+        elif claim is Claim.CROWNED_GOES_ON:  # crowned on its crowning row mid-capture, it jumps on as a king
+            assert not piece.king and after.piece_at(move.end).king and len(line.route) > 2
+            crowned_at = next(i for i, sq in enumerate(line.route) if square_coords(variant, sq)[1] == crown_rank)
+            assert 0 < crowned_at < len(line.route) - 1
+            as_man = Position.from_fen(dataclasses.replace(variant, crowned_capture_continues=False), pos.fen())
+            assert not any(line.route in m.routes for m in as_man.legal_moves()), "no man could take this way"
         elif claim is Claim.WINS:
             assert not after.legal_moves()
+
+
+# The refused moves of the rules that set the other rule sets apart, and the reason each is given.
+RULE_REFUSALS = [
+    ("russian", "crowning", 0, "d6xf8", "crowned-goes-on"), ("russian", "kings-capture", 1, "a1xe5", "king-lands-to-go-on"),
+    ("pool", "kings-capture", 1, "a1xe5", "king-lands-to-go-on"), ("czech", "kings-capture", 1, "a1xe5", "king-lands-to-go-on"),
+    ("italian", "men-capture", 1, "f3xd5", "man-takes-no-king"),
+    ("italian", "capture-priority", 0, "f3xd5", "king-capture-first"),
+    ("italian", "capture-priority", 1, "e4xg6", "most-kings"), ("italian", "capture-priority", 2, "a8xc6xe8", "kings-first"),
+    ("spanish", "capture-priority", 0, "f3xh5", "most-kings"), ("czech", "capture-priority", 0, "a1xc3xe5", "king-capture-first"),
+    ("thai", "kings-capture", 0, "b8xh2", "king-lands-next"),
+]
+
+
+@pytest.mark.parametrize(("name", "sid", "index", "text", "reason"), RULE_REFUSALS,
+                         ids=[f"{p[0]}-{p[4]}" for p in RULE_REFUSALS])
+def test_the_rules_that_set_a_rule_set_apart_are_what_refuses_their_diagrams_moves(name, sid, index, text, reason):
+    """The move is refused on the page's diagram for that rule (drawn as refused there, or where the page
+    shows only the move the rule forces, not drawn) with the reason the rule gives, in the rule set's words."""
+    variant = ALL_VARIANTS[name]
+    pos = rules_page(variant).section(sid).diagrams[index].position(variant)
+    attempt = route(variant, text)
+    assert not any(attempt.route in m.routes for m in pos.legal_moves())
+    why = explain_refusal(pos, attempt.start, attempt.stops, finished=True)
+    assert why is not None and why.reason == reason and why.section in rules_page(variant).section_ids
+    assert "{" not in why.message and ("{title}" not in MESSAGES[reason][0] or variant.title in why.message)
 
 
 @pytest.mark.parametrize(("variant", "sid", "diagram"), [p for p in DIAGRAMS if p[2].complete],
@@ -234,7 +415,11 @@ def test_the_starting_positions_are_the_games_own():
 @pytest.mark.parametrize(("variant", "sid", "moves_each"), [
     (AMERICAN, "draw-move-limit", 40), (INTERNATIONAL, "draw-move-limit", 25),
     (INTERNATIONAL, "draw-endgame", 16), (INTERNATIONAL, "draw-main-diagonal", 5),
-])
+    *((ALL_VARIANTS[name], "draw-move-limit", moves) for name, moves in (
+        ("brazilian", 15), ("russian", 15), ("pool", 15), ("spanish", 25), ("italian", 40), ("czech", 25), ("thai", 25))),
+    (ALL_VARIANTS["brazilian"], "draw-endgame", 15), (ALL_VARIANTS["russian"], "draw-endgame", 15),
+    (ALL_VARIANTS["pool"], "draw-endgame", 13),
+], ids=lambda p: getattr(p, "name", str(p)))
 def test_draw_diagrams_show_the_limit_their_caption_gives(variant, sid, moves_each):
     diagram = rules_page(variant).section(sid).diagrams[0]
     game = Game(variant, diagram.position(variant))
@@ -274,7 +459,7 @@ def test_the_words_are_data_filled_in_from_the_rules_table():
     from game.help.content import line, read_pages, words
 
     files = {p.name for p in (ROOT / "game" / "help" / "pages").glob("*.toml")}
-    assert files == {"american.toml", "international.toml", "shared.toml", "controls.toml"}
+    assert files == {f"{name}.toml" for name in ALL_VARIANTS} | {"shared.toml", "controls.toml"}
     assert read_pages("american")["title"] == "Rules: {title}"
     for variant in VARIANTS:
         for page in (rules_page(variant), controls_page(variant)):

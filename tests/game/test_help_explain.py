@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from engine import AMERICAN, INTERNATIONAL, Color, Position, Variant, coords_square, parse_square, square_coords
+from engine import ALL_VARIANTS, AMERICAN, INTERNATIONAL, Color, Position, Variant, coords_square, parse_square, square_coords
 from engine.game import Game
 from game.help import explain_refusal, rules_page
 from game.help.explain import MESSAGES, _Board
@@ -21,6 +21,7 @@ from game.play.intents import SquarePressed
 from game.play.machine import Controller
 
 AM, INTL = AMERICAN, INTERNATIONAL
+RUS, POOL, ITA, THAI, CZ = (ALL_VARIANTS[n] for n in ("russian", "pool", "italian", "thai", "czech"))
 # the specification's words when a piece that can't capture is pressed ("Controls on this page"), and where to look
 MUST = WHEN_YOU_CAN_CAPTURE + ": the gold rings show which pieces can"
 B, W = Color.BLACK, Color.WHITE
@@ -52,15 +53,15 @@ CASES = [
      "You must capture: no plain move is allowed while a capture is possible"),
     # the most pieces
     (INTL, W, "e3", "d4 f4 h6", "e3", "c5", {}, "most-pieces",
-     "In International draughts you must take the most pieces: this capture takes 1, another takes 2"),
+     "In International Draughts you must take the most pieces: this capture takes 1, another takes 2"),
     (INTL, W, "Kb2", "e5 h6", "b2", "f6", {}, "most-pieces",
-     "In International draughts you must take the most pieces: this capture takes 1, another takes 2"),
+     "In International Draughts you must take the most pieces: this capture takes 1, another takes 2"),
     (INTL, W, "a3 e3", "b4 f4 h6", "a3", "", {}, "most-pieces-piece",
-     "In International draughts you must take the most pieces: this piece can take only 1, another capture takes 2"),
+     "In International Draughts you must take the most pieces: this piece can take only 1, another capture takes 2"),
     (INTL, W, "a3 e3", "b4 f4 h6", "a3", "c5", {}, "most-pieces",
-     "In International draughts you must take the most pieces: this capture takes 1, another takes 2"),
+     "In International Draughts you must take the most pieces: this capture takes 1, another takes 2"),
     (INTL, W, "Kj10 Kc5 e3 Kh2", "Ki9 h6 Ke5 b4 Kf2", "j10", "h8", {}, "most-pieces-at-most",
-     "In International draughts you must take the most pieces: this way takes at most 3, another capture takes 4"),
+     "In International Draughts you must take the most pieces: this way takes at most 3, another capture takes 4"),
     # blocked pieces
     (AM, B, "b4 c5", "a3 h2", "a3", "", {}, "man-blocked",
      "That man can't move: men move only forward, and the square ahead of it is taken"),
@@ -73,14 +74,14 @@ CASES = [
     (INTL, W, "e5", "a9", "e5", "d4", {}, "men-forward", "Men move only forward"),
     (AM, B, "g7", "d4", "d4", "b6", {}, "man-one-square", "A man moves one square at a time, diagonally forward"),
     (INTL, W, "e5", "a9", "e5", "g7", {}, "man-one-square", "A man moves one square at a time, diagonally forward"),
-    (AM, B, "f2", "e3", "e3", "g1", {}, "man-captures-forward", "A man captures only forward in American checkers"),
-    (AM, B, "d4 f2", "e3", "e3", "g1", {}, "man-captures-forward", "A man captures only forward in American checkers"),
+    (AM, B, "f2", "e3", "e3", "g1", {}, "man-captures-forward", "A man captures only forward in American Checkers"),
+    (AM, B, "d4 f2", "e3", "e3", "g1", {}, "man-captures-forward", "A man captures only forward in American Checkers"),
     (AM, B, "e5 a7", "c3", "c3", "f6", {}, "man-jumps-next",
      "A man jumps only a piece right next to it, onto the empty square just beyond"),
     # kings
-    (AM, B, "g7", "Kd4", "d4", "f6", {}, "king-one-square", "Kings in American checkers move one square at a time"),
+    (AM, B, "g7", "Kd4", "d4", "f6", {}, "king-one-square", "Kings in American Checkers move one square at a time"),
     (AM, B, "d4 d2 g7", "Ke5", "e5", "h8", {}, "king-jumps-next",
-     "Kings in American checkers jump only a piece right next to them"),
+     "Kings in American Checkers jump only a piece right next to them"),
     (INTL, W, "Kd4 f6", "a9", "d4", "g7", {}, "king-blocked-way",
      "A king can't pass over pieces: the way to that square is blocked"),
     (INTL, W, "Ka1 j2", "c3 d4 a9", "a1", "e5", {}, "jump-one-at-a-time",
@@ -106,11 +107,31 @@ CASES = [
     (AM, B, "g7", "d4", "d4", "c5 b6", {}, "step-ends-move", "A move without a capture is a single step"),
     # crowning
     (AM, B, "e7 g7", "d6", "d6", "f8 h6", {}, "crowning-ends-move",
-     "Crowning ends the move in American checkers: the new king jumps again only on its next turn"),
+     "Crowning ends the move in American Checkers: the new king jumps again only on its next turn"),
     (INTL, W, "b8", "c9 e9", "b8", "d10", {"finished": True}, "stays-man-goes-on",
      "The capture goes on: a man becomes a king only if its move ends on the far row"),
     (INTL, W, "b8", "c9 e9", "b8", "d10 g7", {}, "stays-man",
      "A man that passes the far row during a capture stays a man and jumps like a man"),
+    # the rules of the other rule sets (issue 25)
+    (RUS, W, "d6", "e7 g7 f4", "d6", "f8", {"finished": True}, "crowned-goes-on",
+     "The new king goes on: in Russian Draughts a man crowned during a capture jumps on as a king"),
+    (RUS, W, "d6", "e7 g7 f4", "d6", "f8 h6", {"finished": True}, "keep-jumping",
+     "The same piece must keep jumping while it can: this capture goes on"),
+    (RUS, W, "Ka1", "c3 g5", "a1", "e5", {"finished": True}, "king-lands-to-go-on",
+     "The king must land where it can jump on: this capture goes on from another square"),
+    (ITA, W, "f3", "Ke4 g4", "f3", "d5", {}, "man-takes-no-king", "In Italian Draughts a man may never capture a king"),
+    (THAI, B, "f4", "Kb8", "b8", "h2", {}, "king-lands-next",
+     "In Thai Draughts a king lands on the square just beyond the piece it takes"),
+    (ITA, W, "f3 Kb3", "e4 c4", "f3", "d5", {}, "king-capture-first",
+     "In Italian Draughts a capture with a king comes first, and a king can capture"),
+    (CZ, W, "a1 Kh6", "b2 d4 g7", "a1", "c3", {}, "king-capture-first",
+     "In Czech Draughts a capture with a king comes first, and a king can capture"),
+    (ITA, W, "Ke4", "f5 Kd5", "e4", "g6", {}, "most-kings",
+     "In Italian Draughts you must take the most kings: another capture takes as many pieces and 1 king"),
+    (ITA, W, "Kh1 Ka8", "Kg2 e4 b7 Kd7", "a8", "c6 e8", {"finished": True}, "kings-first",
+     "In Italian Draughts you must make the capture that meets a king earliest"),
+    (POOL, B, "d4", "c5", "d4", "", {}, "not-your-piece", "That's a white piece: Red is to move"),
+    (POOL, W, "d4", "c5", "c5", "", {}, "not-your-piece", "That's a red piece: White is to move"),
 ]
 
 

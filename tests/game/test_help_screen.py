@@ -137,13 +137,13 @@ REFUSALS = [
      "You must capture: no plain move is allowed while a capture is possible", "compulsory-capture"),
     (AMERICAN, ("B", ["g7"], ["d4"]), ["d4", "c3"], "Men move only forward", "men-move"),
     (AMERICAN, ("B", ["g7"], ["d4"]), ["g7"], "That's a white piece: Black is to move", "board"),
-    (AMERICAN, ("B", ["d4", "f2"], ["e3"]), ["e3", "g1"], "A man captures only forward in American checkers",
+    (AMERICAN, ("B", ["d4", "f2"], ["e3"]), ["e3", "g1"], "A man captures only forward in American Checkers",
      "men-capture"),
     (INTERNATIONAL, ("W", ["a3", "e3"], ["b4", "f4", "h6"]), ["a3"],
-     "In International draughts you must take the most pieces: this piece can take only 1, another capture takes 2",
+     "In International Draughts you must take the most pieces: this piece can take only 1, another capture takes 2",
      "maximum-capture"),
     (INTERNATIONAL, ("W", ["e3"], ["d4", "f4", "h6"]), ["e3", "c5"],
-     "In International draughts you must take the most pieces: this capture takes 1, another takes 2",
+     "In International Draughts you must take the most pieces: this capture takes 1, another takes 2",
      "maximum-capture"),
     (INTERNATIONAL, ("W", ["c3", "h2"], ["d4", "a9"]), ["h2"],
      WHEN_YOU_CAN_CAPTURE + ": the gold rings show which pieces can", "compulsory-capture"),
@@ -471,7 +471,7 @@ def test_every_diagram_draws_its_position_and_its_moves(variant, sid, i, diagram
         if square in on_lines:
             continue
         x, y = dg.square_center(variant, board, square)
-        fill, _ = th.PIECE_COLOURS[piece.color.label]
+        fill, _ = th.piece_colours(variant, piece.color)
         assert _near(picture.get_at((int(x), int(y + cell * 0.22))), fill, 30), (sid, square)
     def along(line, colour):  # points a third and a half of the way along each step of the route
         points = dg.path_points(diagram, variant, size, line)

@@ -126,16 +126,71 @@ def test_the_rules_page_of_each_rule_set_opens(variant, storage):
     assert ui.widgets
 
 
-def test_the_table_pages_say_what_sets_each_rule_set_apart():
+def test_each_rule_sets_page_says_what_sets_it_apart_and_names_its_sources():
     def text(name: str) -> str:
         return " ".join(s.text for s in rules_page(ALL_VARIANTS[name]).sections)
 
     assert "goes on capturing as a king" in text("russian")
-    assert "may not capture a king" in text("italian") and "meets a king earliest" in text("italian")
-    assert "the most kings" in text("spanish") and "Men capture forward only" in text("spanish")
+    assert "never capture a king" in text("italian") and "meets a king earliest" in text("italian")
+    assert "the most kings" in text("spanish") and "capture only forward" in text("spanish")
     assert "you must capture with a king" in text("czech")
-    assert "just beyond it" in text("thai") and "8 men" in text("thai")
+    assert "just beyond the piece it takes" in text("thai") and "8 men" in text("thai")
     assert "Red moves first" in text("pool")
-    assert "15 moves" in text("brazilian") and "not written yet" in text("brazilian")
+    assert "15 moves each" in text("brazilian") and "not written yet" not in text("brazilian")
     for name in MORE_VARIANTS:
-        assert ALL_VARIANTS[name].title in text(name)
+        page = rules_page(ALL_VARIANTS[name])
+        assert ALL_VARIANTS[name].title in page.title and page.section_ids[-2:] == ("draw-offers", "sources")
+        assert sum(len(s.diagrams) for s in page.sections) >= 13, name
+
+
+def test_pool_checkers_sides_are_red_and_white_wherever_a_player_reads_them(storage):
+    """APCA rule 3: the dark pieces are red. Variant.side_name decides a side's name; the status line, the
+    panel, the result, the engine's words, the set-up checks and the Controls page all read it."""
+    from types import MappingProxyType
+
+    from engine import Color, Position, parse_square
+    from engine.position import Piece
+    from game.computer.analysis import score_words
+    from game.help import controls_page
+    from game.play.editor import Setup
+    from game.ui.game_panel import _title_text
+
+    pool = ALL_VARIANTS["pool"]
+    c = Controller(storage=storage)
+    c.handle(it.ChooseRules("pool"))
+    c.handle(it.StartGame(None))
+    assert c.status() == "Red to move"
+    c.handle(it.PlayMoveFromList(c.legal_moves()[0]))
+    assert c.status() == "White to move"
+    c.handle(it.Resign())
+    c.handle(it.ConfirmResign())
+    assert c.status() == "Red wins: White resigned"
+    c.handle(it.ChooseRules("pool"))
+    c.handle(it.StartGame(Level.EASY, play_second=True))
+    c.handle(it.ConfirmLeave())
+    assert "you play White" in _title_text(c, c.mode) and c.status().startswith("Computer (Red)")
+    assert score_words(125, Color.BLACK, pool) == "Red is 1.25 men ahead"
+    assert "you move first (Red)" in controls_page(pool).section("controls-start").text
+    crowned = Setup(pool, MappingProxyType({parse_square(pool, "c1"): Piece(Color.WHITE, False),
+                                            parse_square(pool, "f8"): Piece(Color.BLACK, False)}), Color.BLACK)
+    assert crowned.check().problems == ("A red man on f8, Red's crowning row: it would be a king",
+                                        "A white man on c1, White's crowning row: it would be a king")
+    blocked = Setup.of(Position.from_fen(pool, "W:WKa1:Bb2,c3"))
+    assert blocked.check().notes == ("White, to move, has no move: the game is over at once (Red wins)",)
+    for name in ("american", "russian"):  # the others keep Black
+        assert ALL_VARIANTS[name].side_name(Color.BLACK) == "Black"
+
+
+def test_pool_checkers_red_pieces_are_red_on_the_board_the_panel_and_the_diagrams():
+    from engine import AMERICAN, Color
+    from game.render.instances import piece_colour
+    from game.ui import theme
+
+    pool = ALL_VARIANTS["pool"]
+    (r, g, b, _a), (fill, _edge) = piece_colour(pool, Color.BLACK), theme.piece_colours(pool, Color.BLACK)
+    assert r > 4 * g and r > 4 * b and fill[0] > 3 * fill[1] and fill[0] > 3 * fill[2], "red, not brown"
+    assert piece_colour(pool, Color.WHITE) == piece_colour(AMERICAN, Color.WHITE)
+    for variant in RULE_SETS:  # every other rule set keeps the dark red-brown of Black
+        if variant is not pool:
+            assert piece_colour(variant, Color.BLACK) == piece_colour(AMERICAN, Color.BLACK)
+            assert theme.piece_colours(variant, Color.BLACK) == theme.piece_colours(AMERICAN, Color.BLACK)

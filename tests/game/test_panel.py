@@ -9,7 +9,7 @@ import pygame
 import pytest
 from support import position, sq
 
-from engine import AMERICAN, INTERNATIONAL, Color
+from engine import AMERICAN, INTERNATIONAL, Color, variant_named
 from game.files.settings import Notation
 from game.modes import Level, Result
 from game.play import intents as it
@@ -239,6 +239,23 @@ def test_the_notation_setting_shows_a_move_of_the_rules_on_screen(make, variant,
     ui, _ = hits(c)
     assert label(ui, "set:notation") == f"Notation: {numeric}"
     assert c.game.position.move_text(first) == numeric
+
+
+@pytest.mark.parametrize("name, custom", [("american", "11-15"), ("international", "32-28"), ("russian", "c3-d4"),
+                                          ("italian", "22-19"), ("czech", "c3-d4")])
+def test_the_games_own_notation_writes_each_rule_set_as_its_players_do(make, name, custom):
+    """The notation's third choice: numbers where the rule set's players number the squares, a1..h8
+    where its rules name them so (Russian, Brazilian, Czech)."""
+    variant = variant_named(name)
+    c = make(variant=variant)
+    c.handle(it.ToggleSetting("notation"))
+    c.handle(it.ToggleSetting("notation"))
+    assert c.settings.notation is Notation.CUSTOM
+    ui, _ = hits(c)
+    assert label(ui, "set:notation") == f"Notation: the game's own, {custom}"
+    first = next(m for m in c.legal_moves() if c.move_text(m) == custom)
+    assert c.game.position.move_text(first, numeric=not variant.algebraic_notation) == custom
+    assert (custom[0].isdigit()) is not variant.algebraic_notation
 
 
 @pytest.mark.parametrize("notation, capture", [("algebraic", "d4×f6"), ("numeric", "15×22")])
