@@ -1,5 +1,6 @@
 // Copies the cached still part of the board (colour and depth) into the target where pieces move,
-// so that they are hidden correctly behind standing ones.
+// so that they are hidden correctly behind standing ones. With COLOUR_ONLY: a picture's colour alone,
+// pixel for pixel (overlay.py's PixelCopy).
 #if defined VERTEX_SHADER
 out vec2 v_uv;
 void main() {
@@ -9,13 +10,17 @@ void main() {
 }
 #elif defined FRAGMENT_SHADER
 uniform sampler2D u_image;
+#ifndef COLOUR_ONLY
 uniform sampler2D u_depth;
+#endif
 in vec2 v_uv;
 out vec4 f_color;
 void main() {
     // the cached picture is laid out like the target, so window pixel = texel
     ivec2 p = ivec2(gl_FragCoord.xy);
     f_color = texelFetch(u_image, p, 0);
+#ifndef COLOUR_ONLY
     gl_FragDepth = texelFetch(u_depth, p, 0).r;
+#endif
 }
 #endif

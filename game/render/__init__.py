@@ -2,7 +2,8 @@
 
 The game builds a :class:`RenderState` each frame and calls :meth:`BoardRenderer.draw` with it and
 the time; :func:`pick_square` / :meth:`BoardRenderer.pick` turn a mouse position into a square;
-:class:`MoveAnimation` describes a move being shown; :class:`Overlay` composites a pygame surface.
+:class:`MoveAnimation` describes a move being shown; :class:`Overlay` composites a pygame surface,
+:class:`PixelCopy` copies a picture into a window.
 Only scene.py, pictures.py, board_textures.py, overlay.py and offscreen.py need GL; the rest is
 plain math for tests and the controller.
 """
@@ -15,7 +16,7 @@ __all__ = [
     "Camera", "CameraMove", "camera_at",
     "Viewport", "pick_square", "piece_heights", "project", "screen_ray",
     "RenderState", "must_capture_squares", "selection_markers",
-    "BoardRenderer", "Overlay",
+    "BoardRenderer", "Overlay", "PixelCopy",
 ]
 
 
@@ -35,7 +36,7 @@ def __getattr__(name):
     if name == "BoardRenderer":
         from .scene import BoardRenderer
         return BoardRenderer
-    if name == "Overlay":
-        from .overlay import Overlay
-        return Overlay
+    if name in ("Overlay", "PixelCopy"):
+        from . import overlay
+        return getattr(overlay, name)
     raise AttributeError(name)

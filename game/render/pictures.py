@@ -23,7 +23,7 @@ MOTION_FRAME_S = 0.005  # the drawing alone: the frame adds its copy into the wi
 
 
 class Layers:
-    """The cached pictures of one viewport size, laid out like the target so a blit copies them 1:1.
+    """The cached pictures of one viewport size, laid out like the target so they copy into it 1:1.
 
     board: background and board. work: board plus the still pieces and markers (multisampled when
     ``samples``). The still picture the frames copy is ``still_colour``/``still_depth``: the work
@@ -81,7 +81,6 @@ class Layers:
                 self.board_raw = own(ctx.framebuffer([self.board_raw_colour], self.board_depth))
                 self.board_raw_colour_fbo = own(ctx.framebuffer([self.board_raw_colour]))
                 self.board_colour_fbo = own(ctx.framebuffer([self.board_colour]))
-        self.still_colour_fbo = own(ctx.framebuffer([self.still_colour]))
 
     def release(self) -> None:
         for obj in reversed(self._owned):
@@ -91,11 +90,11 @@ class Layers:
 
 class Reduced:
     """The picture drawn at reduced resolution while the camera moves, and its copy scaled up to
-    the GL ``viewport`` (in a layer laid out like the target, so a blit shows it).
+    the GL ``viewport`` (in a layer laid out like the target, which a pixel-for-pixel copy shows).
 
     The scaling is done on the CPU (pygame's smoothscale, SIMD code): a software renderer pays
-    about as much for a full-window textured pass, or a scaling blit, as for drawing the scene
-    at full resolution, but copies a same-size picture for almost nothing.
+    about as much for a filtered full-window textured pass, or a scaling blit, as for drawing the
+    scene at full resolution, and about half that for a same-size copy (``PixelCopy``).
     """
 
     def __init__(self, ctx, viewport: tuple[int, int, int, int], scale: float):
@@ -106,7 +105,6 @@ class Reduced:
         self.viewport = viewport
         self.large = pygame.Surface((w, h), 0, pygame.image.frombuffer(bytearray(4), (1, 1), "RGBA"))  # as the reduced
         self.large_colour = ctx.texture((vx + w, vy + h), 4)
-        self.large_fbo = ctx.framebuffer([self.large_colour])
         self.scale: float | None = None
         self.key: tuple | None = None
         self.rescale(scale)
@@ -140,7 +138,7 @@ class Reduced:
         self.large_colour.write(self.large.get_view("1"), viewport=self.viewport)
 
     def release(self) -> None:
-        for obj in (self.large_fbo, self.large_colour, self.fbo, self.depth, self.colour):
+        for obj in (self.large_colour, self.fbo, self.depth, self.colour):
             obj.release()
 
 

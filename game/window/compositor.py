@@ -13,7 +13,8 @@ class Compositor:
 
     The interface surface is copied into a window-sized texture, a rectangle at a time where its
     pixels changed; its opaque parts (the panel and the bars around the board) are put on screen
-    with a framebuffer blit, much cheaper for a software renderer than a blended textured quad.
+    with a pixel-for-pixel copy (``PixelCopy``), much cheaper for a software renderer than a blended
+    textured quad.
     Whatever the interface draws over the 3D view itself (the result card, a long status) is
     blended over the board, so it is redrawn whenever the board is.
 
@@ -25,13 +26,13 @@ class Compositor:
     """
 
     def __init__(self, ctx, size: tuple[int, int]):
-        from game.render import Overlay
+        from game.render import Overlay, PixelCopy
 
         self.ctx = ctx
         self.view_overlay = Overlay(ctx)
+        self.pixel_copy = PixelCopy(ctx)
         self.keeps_back_buffer = self._keeps_back_buffer()
         self._layer: Any = None
-        self._layer_fbo: Any = None
         self._board_key: tuple | None = None
         self._full_page = False
         self.resize(size)
@@ -51,15 +52,11 @@ class Compositor:
         return abs(pixel[0] - round(BACKGROUND[0] * 255)) <= 2
 
     def resize(self, size: tuple[int, int]) -> None:
-        old = (self._layer, self._layer_fbo)
+        old = self._layer
         self.size = size
-        self.ctx.screen.use()  # moderngl rebinds the bound framebuffer after creating one
         self._layer = self.ctx.texture(size, 4)
-        self._layer_fbo = self.ctx.framebuffer([self._layer])
-        self.ctx.screen.use()
-        for obj in old:
-            if obj is not None:
-                obj.release()
+        if old is not None:
+            old.release()
         self.invalidate()
 
     def invalidate(self) -> None:
@@ -75,7 +72,6 @@ class Compositor:
         """Draw what changed in this frame into the back buffer; False when nothing did. ``ui`` is the
         interface (``game.ui.Interface``), ``renderer`` the board renderer (None until it exists),
         ``state`` the board's RenderState (None meanwhile) and ``view`` its Viewport."""
-        import moderngl
         import pygame
 
         from game.render import camera_at
@@ -123,11 +119,8 @@ class Compositor:
             if over_view:
                 rect = ui.layout.view
                 self.view_overlay.draw(ui.surface.subsurface(rect), tuple(rect), self.size)
-        ctx.viewport = (0, 0, *self.size)
-        for rect in fresh:
-            ctx.scissor = (rect.x, self.size[1] - rect.bottom, rect.width, rect.height)
-            ctx.copy_framebuffer(ctx.screen, self._layer_fbo)  # the blit obeys the scissor
-        ctx.scissor = None
-        ctx.disable(moderngl.BLEND)
+        if fresh:
+            self.pixel_copy.copy(ctx.screen, self._layer,
+                                 [(rect.x, self.size[1] - rect.bottom, rect.width, rect.height) for rect in fresh])
         self._full, self._board_key, self._over_view = False, board_key, over_view
         return True

@@ -20,6 +20,8 @@ def _pixels(app) -> np.ndarray:
 
 
 def test_still_frames_draw_nothing_and_partial_frames_match_a_full_redraw(open_app):
+    import pygame
+
     from game.play import intents as ctl
 
     app = open_app((1000, 700), until=lambda app: app.is_ready and app.renderer is not None)
@@ -39,6 +41,10 @@ def test_still_frames_draw_nothing_and_partial_frames_match_a_full_redraw(open_a
     app.dispatch(ctl.SquarePressed(app.controller.legal_moves()[0].start))  # a selection: board and panel change
     assert app.step(), "a change is drawn"
     settle()
+    shown = _pixels(app)[::-1]  # top row first, as the interface's surface
+    for rect in app.ui.layout.regions(False):  # the panel and the bars show the interface's pixels
+        drawn = pygame.surfarray.pixels3d(app.ui.surface.subsurface(rect)).transpose(1, 0, 2)
+        assert np.array_equal(shown[rect.top:rect.bottom, rect.left:rect.right], drawn), rect
     if not app.compositor.keeps_back_buffer:  # every drawn frame is a full one there; nothing to compare
         return
     partial = _pixels(app)

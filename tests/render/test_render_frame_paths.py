@@ -13,6 +13,7 @@ from engine import INTERNATIONAL, Position
 from game.render.animation import MoveAnimation
 from game.render.camera import Camera
 from game.render.offscreen import FRAME_KINDS, BenchScene
+from game.render.overlay import PixelCopy
 from game.render.picking import Viewport
 from game.render.state import RenderState, must_capture_squares, selection_markers
 
@@ -86,13 +87,13 @@ def test_a_kept_target_gets_only_what_changed_and_shows_the_full_redraws_pixels(
     whole view costs a software renderer a few ms), and every frame shows what a full copy shows."""
     from game.render.scene import BoardRenderer
 
-    copied = []  # the pixels of the still picture put into the target (a blit's or a drawn copy's scissor)
-    copy = gl.copy_framebuffer
+    copied = []  # the pixels of the still picture put into the target (a whole copy's rectangles, a box's scissor)
+    copy = PixelCopy.copy
 
-    def counting_copy(dst, src):
-        if dst is fbo:
-            copied.append(gl.scissor[2] * gl.scissor[3])
-        return copy(dst, src)
+    def counting_copy(self, target, picture, rects):
+        if target is fbo:
+            copied.extend(w * h for _, _, w, h in rects)
+        return copy(self, target, picture, rects)
 
     selected, moving, anim = capture_states()
     kept = BoardRenderer(gl, samples=0, texture_pixels=512, software=True, motion_scale=1.0)
@@ -103,7 +104,7 @@ def test_a_kept_target_gets_only_what_changed_and_shows_the_full_redraws_pixels(
         copied.append(gl.scissor[2] * gl.scissor[3])
         return present(colour, depth)
 
-    monkeypatch.setattr(gl, "copy_framebuffer", counting_copy)
+    monkeypatch.setattr(PixelCopy, "copy", counting_copy)
     monkeypatch.setattr(kept, "_present", counting_present)
     view = VIEWPORT.width * VIEWPORT.height
     try:
@@ -169,22 +170,22 @@ def test_a_kept_target_is_not_copied_the_same_reduced_picture_while_the_build_go
     r = BoardRenderer(gl, samples=4, texture_pixels=512, software=True, motion_scale=0.5)
     r.build_budget_s = 0.0  # one band a frame
     copies = []
-    copy = gl.copy_framebuffer
-    monkeypatch.setattr(gl, "copy_framebuffer", lambda dst, src: (copies.append(src) if dst is fbo else None,
-                                                                 copy(dst, src))[1])
+    copy = PixelCopy.copy
+    monkeypatch.setattr(PixelCopy, "copy", lambda self, target, picture, rects: (
+        copies.append(picture) if target is fbo else None, copy(self, target, picture, rects))[1])
     turned = replace(selected, camera=Camera.preset("angled").orbited(20, 0))
     try:
         r.draw(selected, 0.0, VIEWPORT, target=fbo, kept=True)
         r.draw(replace(selected, camera=Camera.preset("angled").orbited(40, 0)), 0.0, VIEWPORT, target=fbo, kept=True)
         copies.clear()
         r.draw(turned, 0.0, VIEWPORT, target=fbo, kept=True)  # the camera's last move: a new reduced picture
-        assert copies == [r._view.reduced.large_fbo]
+        assert copies == [r._view.reduced.large_colour]
         frames = 0
         while not r.is_settled:
             r.draw(turned, 0.0, VIEWPORT, target=fbo, kept=True)
             frames += 1
             assert frames <= 2 * BUILD_BANDS + 2
-        assert frames > 2 and copies[1:] == [r._view.layers.still_colour_fbo], "the finished picture, once"
+        assert frames > 2 and copies[1:] == [r._view.layers.still_colour], "the finished picture, once"
         assert np.array_equal(draw(gl, r, turned, 0.0, fbo), fresh(gl, turned, 0.0, fbo))
     finally:
         r.release()
@@ -202,19 +203,19 @@ def test_pieces_moving_while_the_pictures_are_rebuilt_update_a_kept_target_only_
     angled = Camera.preset("angled")
     renderers = [BoardRenderer(gl, samples=4, texture_pixels=512, software=True, motion_scale=0.5) for _ in range(2)]
     copied = []
-    copy = gl.copy_framebuffer
+    copy = PixelCopy.copy
 
-    def counting_copy(dst, src):
-        if dst is fbo:
-            copied.append(gl.scissor[2] * gl.scissor[3])
-        return copy(dst, src)
+    def counting_copy(self, target, picture, rects):
+        if target is fbo:
+            copied.extend(w * h for _, _, w, h in rects)
+        return copy(self, target, picture, rects)
 
     try:
         for r in renderers:
             r.build_budget_s = 0.0  # one band a frame: the rebuild lasts the whole move
             r._view.scale_now = 0.3  # the smallest picture a busy machine's dynamic resolution may reach
             r.draw(replace(moving, camera=angled.orbited(20, 0), animation=None), 0.0, VIEWPORT, target=fbo)
-        monkeypatch.setattr(gl, "copy_framebuffer", counting_copy)
+        monkeypatch.setattr(PixelCopy, "copy", counting_copy)
         view = VIEWPORT.width * VIEWPORT.height
         for i, t in enumerate(np.arange(0.0, anim.landed_time, 1 / 60)):
             images = []
