@@ -61,9 +61,9 @@ ZERO = np.uint64(0)
 WEIGHTS_DIR = "weights"  # inside the engine package: <variant name>.json
 # variant name -> the weights it plays with: those fitted for the named variant, in WEIGHTS_DIR/<name>.json
 # (a new rule set needs an entry; its board size sets the feature layout, so weights of the same board
-# size fit until its own are fitted)
-EVALUATIONS = {"american": "american", "international": "international", "brazilian": "american", "russian": "american",
-               "pool": "american", "spanish": "american", "italian": "american", "czech": "american", "thai": "american"}
+# size fit until its own are fitted from its self-play: issue 25's seven each have their own)
+EVALUATIONS = {"american": "american", "international": "international", "brazilian": "brazilian", "russian": "russian",
+               "pool": "pool", "spanish": "spanish", "italian": "italian", "czech": "czech", "thai": "thai"}
 DRAWISH = 16  # a lone king against at most 3 pieces, drawn by the endgame rule: the score divided by this
 PHASE_ONE = 256  # the phase of a full board
 

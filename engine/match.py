@@ -336,7 +336,7 @@ def play_game(variant: Variant, opening: str, a: Player, b: Player, a_first: boo
     forfeits the game."""
     from .hubclient import HubEngineError
 
-    if ":" in opening:
+    if opening.split(":", 1)[0].strip().upper() in ("W", "B"):  # a FEN (a move such as Russian b4:d6 has a colon too)
         game = Game(variant, Position.from_fen(variant, opening))
         first = game.turn
     else:

@@ -20,6 +20,7 @@ from engine.game import Game
 from engine.match import Player, _load_weights
 from engine.search import Limits, Searcher
 from engine.tuning import feature_matrix, generate, hand_weights
+from engine.variants import ALL_VARIANTS
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -103,19 +104,30 @@ def test_features_follow_the_pieces():
         "mobility_king": 3}  # 10-7, 10-14, 10-15 (6 is taken)
 
 
-@pytest.mark.parametrize("variant", [AMERICAN, INTERNATIONAL])
+@pytest.mark.parametrize("variant", ALL_VARIANTS.values(), ids=list(ALL_VARIANTS))
 def test_the_fitted_weights_ship_as_package_data(variant):
+    """Each rule set plays its own weights file, fitted to its own self-play by the command it carries."""
     globs = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["engine"]
     path = Path(str(E.weights_path(variant)))
     assert path == ROOT / "engine" / "weights" / f"{variant.name}.json"
     assert any(fnmatch.fnmatch(f"weights/{path.name}", g) for g in globs)
     doc = json.loads(path.read_text())
-    assert doc["command"].startswith("python -m engine tune ") and doc["features"] == E.feature_names(variant)
+    assert doc["command"].startswith(f"python -m engine tune fit --variant {variant.name} ")
+    assert doc["command"].endswith(f"--out engine/weights/{variant.name}.json")
+    assert f"tune generate --variant {variant.name} " in doc["data"] and doc["features"] == E.feature_names(variant)
     weights = E.default_weights(variant)
     n = E.feature_count(variant)
     assert weights[E.F_MAN] > 0 and weights[n + E.F_MAN] > 0  # a man is worth something in both phases
-    assert weights[n + E.F_KING] > 0
+    assert weights[E.F_KING] > weights[E.F_MAN]  # and a king more, while the board is full
     assert _load_weights(str(path)) == {variant.name: weights}  # a match player's weights=FILE takes it
+    others = [v for v in ALL_VARIANTS.values() if v is not variant and v.size == variant.size]
+    assert all(E.default_weights(v) != weights for v in others)  # not another rule set's numbers
+
+
+@pytest.mark.parametrize("variant", [AMERICAN, INTERNATIONAL])
+def test_a_king_is_worth_something_in_the_ending(variant):
+    # (not so in Pool checkers' fit: there a kings-only ending is drawn after 15 moves)
+    assert E.default_weights(variant)[E.feature_count(variant) + E.F_KING] > 0
 
 
 def test_the_tuning_tool_runs_from_games_to_a_weights_file_the_search_uses(tmp_path, capsys):

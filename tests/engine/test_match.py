@@ -15,9 +15,10 @@ import pytest
 from engine import AMERICAN, INTERNATIONAL
 from engine._eval import default_weights
 from engine.game import Game
-from engine.match import Player, _resigning, elo, elo_with_margin, extended_opening, match_openings, run_match
+from engine.match import Player, _resigning, elo, elo_with_margin, extended_opening, match_openings, play_game, run_match
 from engine.openings import AMERICAN_BALLOTS, INTERNATIONAL_OPENINGS, openings_for
 from engine.sprt import Sprt
+from engine.variants import RUSSIAN
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -105,6 +106,17 @@ def test_tiny_match_runs_to_the_end():
     s = match.summary()
     assert s["wins"] + s["draws"] + s["losses"] == 4
     assert s["score"] == pytest.approx(sum(g.points for g in match.games) / 4)
+
+
+def test_an_opening_with_a_colon_capture_is_played_as_moves():
+    # Russian writes a capture b4:d6: such an opening is moves from the start, not a FEN
+    opening = next(o for o in openings_for(RUSSIAN) if ":" in o)
+    g = play_game(RUSSIAN, opening, Player(depth=1, tt_mb=1), Player(depth=1, tt_mb=1), True, 0, 1)
+    assert g.moves.split()[:len(opening.split())] == opening.split()
+    game = Game(RUSSIAN)
+    for text in g.moves.split():
+        game.play(text)
+    assert game.ply == g.plies
 
 
 def test_resign_needs_both_players_to_agree_for_the_whole_streak():
