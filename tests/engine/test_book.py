@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from engine import AMERICAN, INTERNATIONAL, Position
+from engine import ALL_VARIANTS, AMERICAN, INTERNATIONAL, Position
 from engine.book import Book, book_move, book_path, build, load_book, write
 from engine.game import Game
-from engine.openings import AMERICAN_BALLOTS, INTERNATIONAL_OPENINGS
+from engine.openings import openings_for
 from engine.search import Searcher, choose_move
 
 # Two move orders that reach one position: Black's two moves swapped around White's.
@@ -148,8 +148,9 @@ def test_a_broken_book_file_never_stops_the_computer(tmp_path, searcher, monkeyp
     assert result.move in game.position.legal_moves() and result.nodes > 0
 
 
-# The books shipped with the engine (engine/books/*.json) and the openings each must cover.
-SHIPPED = [(AMERICAN, AMERICAN_BALLOTS), (INTERNATIONAL, INTERNATIONAL_OPENINGS)]
+# The books shipped with the engine (engine/books/*.json), one for every rule set, and the openings each
+# must cover (the ACF ballots, the 10x10 openings; for the others every line of three plies)
+SHIPPED = [(variant, openings_for(variant)) for variant in ALL_VARIANTS.values()]
 
 
 @pytest.mark.parametrize("variant, lines", SHIPPED, ids=lambda v: getattr(v, "name", ""))
