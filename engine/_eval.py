@@ -58,12 +58,7 @@ from .variants import Variant
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
 
-WEIGHTS_DIR = "weights"  # inside the engine package: <variant name>.json
-# variant name -> the weights it plays with: those fitted for the named variant, in WEIGHTS_DIR/<name>.json
-# (a new rule set needs an entry; its board size sets the feature layout, so weights of the same board
-# size fit until its own are fitted from its self-play: issue 25's seven each have their own)
-EVALUATIONS = {"american": "american", "international": "international", "brazilian": "brazilian", "russian": "russian",
-               "pool": "pool", "spanish": "spanish", "italian": "italian", "czech": "czech", "thai": "thai"}
+WEIGHTS_DIR = "weights"  # inside the engine package: <variant name>.json, each rule set's own fit
 DRAWISH = 16  # a lone king against at most 3 pieces, drawn by the endgame rule: the score divided by this
 PHASE_ONE = 256  # the phase of a full board
 
@@ -111,16 +106,13 @@ def feature_names(variant: Variant) -> list[str]:
     return names
 
 
-def _fitted_for(variant: Variant) -> str:
-    try:
-        return EVALUATIONS[variant.name]
-    except KeyError:
-        raise ValueError(f"no evaluation for {variant.title}: add its entry to engine._eval.EVALUATIONS") from None
-
-
 def weights_path(variant: Variant):
-    """The package's weights file that a variant plays with."""
-    return resources.files(__package__) / WEIGHTS_DIR / f"{_fitted_for(variant)}.json"
+    """The package's weights file that a variant plays with (ValueError when it has none yet)."""
+    path = resources.files(__package__) / WEIGHTS_DIR / f"{variant.name}.json"
+    if not path.is_file():
+        raise ValueError(f"no evaluation for {variant.title}: fit its weights with "
+                         f"python -m engine tune fit --variant {variant.name}")
+    return path
 
 
 def check_weights(variant: Variant, vector, where: str) -> tuple[int, ...]:
@@ -136,7 +128,7 @@ def default_weights(variant: Variant) -> tuple[int, ...]:
     """The fitted weights shipped with the package (``engine/weights``)."""
     path = weights_path(variant)
     data = json.loads(path.read_text(encoding="utf-8"))
-    return check_weights(variant, data.get(_fitted_for(variant)), str(path))
+    return check_weights(variant, data.get(variant.name), str(path))
 
 
 def _geometry(variant: Variant):
