@@ -59,7 +59,7 @@ def test_inputs_are_the_pieces_seen_from_the_side_to_move(variant):
 def test_the_kernel_scores_as_the_float_network_it_was_rounded_from(variant, tmp_path):
     layers, path = _random_net(variant, tmp_path)
     net = NW.read_net(variant, path)
-    acc = np.zeros((2, N.MAX_HIDDEN), dtype=np.int16)
+    acc = np.zeros((1, 2, N.MAX_HIDDEN), dtype=np.int16)
     hidden = np.zeros((3, N.MAX_HIDDEN), dtype=np.int16)
     errors, spread = [], []
     for pos in _random_positions(variant, 150, seed=1):
@@ -93,7 +93,7 @@ def test_the_accumulator_kept_move_by_move_is_the_one_summed_afresh(variant, tmp
             cap = sum(1 << variant_bit(variant, sq) for sq in move.captured)
             was_king = (pos.kings >> frm) & 1
             is_king = (after.kings >> to) & 1
-            N.update(acc[0], acc[1], net, int(pos.turn), frm, to, np.uint64(cap), np.uint64(pos.kings), was_king, is_king)
+            N.update(acc, 0, net, int(pos.turn), frm, to, np.uint64(cap), np.uint64(pos.kings), was_king, is_king)
             fresh = np.zeros((2, N.MAX_HIDDEN), dtype=np.int16)
             N.refresh(np.uint64(after.white), np.uint64(after.black), np.uint64(after.kings), net, fresh)
             assert np.array_equal(acc[1], fresh), (pos.fen(), pos.move_text(move))
