@@ -41,7 +41,7 @@ Q1_SHIFT = 2  # the accumulator counts in quarters of the activation's steps (le
 Q_SHIFT = 6
 Q_W = 1 << Q_SHIFT  # a hidden weight of 1.0
 SCALE_SHIFT = 16
-MAX_HIDDEN = 256  # the widest first layer the search's accumulator rows hold
+MAX_HIDDEN = 256  # the widest layer the search's accumulator and work rows hold
 KINDS = 4  # our men, our kings, their men, their kings
 
 # sizes vector (int64)
@@ -89,7 +89,7 @@ def update(acc, ply, net, c, frm, to, cap, kings, was_king, is_king):
     """The accumulators of ply + 1 (``acc[ply + 1]``, ``acc`` int16 [plies, 2, >= H1]) after side ``c``
     played (frm, to, cap) from the position of ply (``kings``: its kings; ``was_king``/``is_king``: the
     moving piece before and after). The rows are indexed in place, never taken as views: numba
-    counts the references to each view it makes, and those counts cost more than the sums."""
+    counts the references to each view it makes, each count an atomic operation."""
     h1 = net.sizes[N_H1]
     w1 = net.w1
     mover = 2 * c
@@ -111,9 +111,10 @@ def update(acc, ply, net, c, frm, to, cap, kings, was_king, is_king):
 @inlined
 def _layer(hidden, src, n_in, weights, bias, n_out, dst):
     """hidden[dst] = clip((bias + weights @ hidden[src]) >> Q_SHIFT, 0, Q_ACT) (rounded to nearest): a
-    dot product of 16-bit numbers per output, summed in 32 bits (exact: at most H1 products of an
-    activation <= Q_ACT and a 16-bit weight), which the compiler turns into multiply-adds 16 pairs at
-    a time (``vpmaddwd``); the sum in numba's own 64-bit integers would take four times the lanes."""
+    dot product of 16-bit numbers per output, summed in 32 bits (exact: at most MAX_HIDDEN products of
+    an activation <= Q_ACT and a 16-bit weight, under 2^30), which the compiler turns into
+    multiply-adds 16 pairs at a time (``vpmaddwd``); summed in numba's own 64-bit integers they took
+    four times the lanes."""
     for k in range(n_out):
         z = np.int32(0)
         for j in range(n_in):

@@ -188,3 +188,10 @@ def test_the_shipped_american_network_is_what_a_searcher_plays_with_by_default()
     same = Searcher(4, nets={"american": str(NW.net_path(AMERICAN))}).search(game, Limits(depth=7))
     linear = Searcher(4, nets={"american": "off"}).search(game, Limits(depth=7))
     assert (shipped.nodes, shipped.score) == (same.nodes, same.score) != (linear.nodes, linear.score)
+
+
+def test_a_hidden_layer_wider_than_the_search_holds_is_refused():
+    sizes = [N.KINDS * AMERICAN.squares, 16, N.MAX_HIDDEN + 1, 8, 1]
+    layers = [(w.astype(np.float64), b.astype(np.float64)) for w, b in NW._init(sizes, np.random.default_rng(1))]
+    with pytest.raises(ValueError, match=f"at most {N.MAX_HIDDEN}"):
+        NW.quantize(AMERICAN, layers, 200.0)
