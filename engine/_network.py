@@ -41,7 +41,7 @@ Q1_SHIFT = 2  # the accumulator counts in quarters of the activation's steps (le
 Q_SHIFT = 6
 Q_W = 1 << Q_SHIFT  # a hidden weight of 1.0
 SCALE_SHIFT = 16
-MAX_HIDDEN = 256  # the widest first layer the search's accumulator rows hold
+MAX_HIDDEN = 256  # the widest layer the search's accumulator and work rows hold
 KINDS = 4  # our men, our kings, their men, their kings
 
 # sizes vector (int64)
@@ -85,60 +85,63 @@ def refresh(white, black, kings, net, acc):
 
 
 @inlined
-def update(parent, child, net, c, frm, to, cap, kings, was_king, is_king):
-    """The child's accumulators after side ``c`` played (frm, to, cap) from the parent (``kings``: the
-    parent's kings; ``was_king``/``is_king``: the moving piece before and after)."""
+def update(acc, ply, net, c, frm, to, cap, kings, was_king, is_king):
+    """The accumulators of ply + 1 (``acc[ply + 1]``, ``acc`` int16 [plies, 2, >= H1]) after side ``c``
+    played (frm, to, cap) from the position of ply (``kings``: its kings; ``was_king``/``is_king``: the
+    moving piece before and after). The rows are indexed in place, never taken as views: numba
+    counts the references to each view it makes, each count an atomic operation."""
     h1 = net.sizes[N_H1]
     w1 = net.w1
     mover = 2 * c
     them = 2 - mover
     for v in range(2):
-        row = child[v]
         left = net.input_index[v, mover + was_king, frm]
         came = net.input_index[v, mover + is_king, to]
         for j in range(h1):
-            row[j] = parent[v, j] - w1[left, j] + w1[came, j]
+            acc[ply + 1, v, j] = acc[ply, v, j] - w1[left, j] + w1[came, j]
         b = cap
         while b:
             sq = lsb(b)
             b &= b - ONE
             taken = net.input_index[v, them + np.int64((kings >> np.uint64(sq)) & ONE), sq]
             for j in range(h1):
-                row[j] -= w1[taken, j]
+                acc[ply + 1, v, j] -= w1[taken, j]
 
 
 @inlined
-def _layer(inputs, n_in, weights, bias, n_out, out):
-    """out = clip((bias + weights @ inputs) >> Q_SHIFT, 0, Q_ACT) (rounded to nearest): a dot product
-    of 16-bit numbers per output, which the compiler turns into multiply-adds 16 pairs at a time."""
+def _layer(hidden, src, n_in, weights, bias, n_out, dst):
+    """hidden[dst] = clip((bias + weights @ hidden[src]) >> Q_SHIFT, 0, Q_ACT) (rounded to nearest): a
+    dot product of 16-bit numbers per output, summed in 32 bits (exact: at most MAX_HIDDEN products of
+    an activation <= Q_ACT and a 16-bit weight, under 2^30), which the compiler turns into
+    multiply-adds 16 pairs at a time (``vpmaddwd``); summed in numba's own 64-bit integers they took
+    four times the lanes."""
     for k in range(n_out):
         z = np.int32(0)
         for j in range(n_in):
-            z += np.int32(inputs[j]) * np.int32(weights[k, j])
-        out[k] = min(max((z + bias[k] + (Q_W >> 1)) >> Q_SHIFT, 0), Q_ACT)
+            z = np.int32(z + np.int32(hidden[src, j]) * np.int32(weights[k, j]))
+        hidden[dst, k] = min(max((np.int64(z) + bias[k] + (Q_W >> 1)) >> Q_SHIFT, 0), Q_ACT)
 
 
 @inlined
-def forward(acc, net, hidden):
-    """The network's score (centi-men, the side to move's view) from that side's accumulator
-    ``acc`` (its view's row); ``hidden`` is work space, int16 [3, >= H1]."""
+def forward(acc, ply, c, net, hidden):
+    """The network's score (centi-men, the side to move's view) of the position of ply ``ply`` from
+    the accumulator of side ``c`` to move (``acc[ply, c]``); ``hidden`` is work space, int16 [3, >= H1]
+    (a row a layer, indexed in place like ``update``'s)."""
     h1, h2, h3 = net.sizes[N_H1], net.sizes[N_H2], net.sizes[N_H3]
-    a1 = hidden[0]
-    a2 = hidden[1]
-    a3 = hidden[2]
     for j in range(h1):
-        a1[j] = min(max((acc[j] + (1 << (Q1_SHIFT - 1))) >> Q1_SHIFT, 0), Q_ACT)
-    _layer(a1, h1, net.w2, net.b2, h2, a2)
-    _layer(a2, h2, net.w3, net.b3, h3, a3)
+        hidden[0, j] = min(max((acc[ply, c, j] + (1 << (Q1_SHIFT - 1))) >> Q1_SHIFT, 0), Q_ACT)
+    _layer(hidden, 0, h1, net.w2, net.b2, h2, 1)
+    _layer(hidden, 1, h2, net.w3, net.b3, h3, 2)
     out = np.int64(net.b4[0])
     for k in range(h3):
-        out += np.int64(a3[k]) * net.w4[k]
+        out += np.int64(hidden[2, k]) * net.w4[k]
     return (out * net.sizes[N_SCALE] + (1 << (SCALE_SHIFT - 1))) >> SCALE_SHIFT
 
 
 @kernel
 def evaluate_position(white, black, kings, color, net, acc, hidden):
     """The network's score of one position for the side ``color`` to move (``refresh`` then
-    ``forward``): what the search's evaluation at a leaf adds up to, for tests and tools."""
-    refresh(white, black, kings, net, acc)
-    return forward(acc[color], net, hidden)
+    ``forward``; ``acc`` int16 [>= 1, 2, >= H1]): what the search's evaluation at a leaf adds up to,
+    for tests and tools."""
+    refresh(white, black, kings, net, acc[0])
+    return forward(acc, 0, color, net, hidden)

@@ -597,7 +597,7 @@ def search(tables, memory, stack, output, request):
                 f.threat = 1
             elif at_horizon or ply >= MAX_PLY - 2:
                 if use_net:
-                    ret = adjusted(net_forward(acc[ply, c], net, stack.hidden), white, black, kings, f.quiet,
+                    ret = adjusted(net_forward(acc, ply, c, net, stack.hidden), white, black, kings, f.quiet,
                                    quiet_limit, evals)
                 else:
                     ret = evaluate(white, black, kings, c, f.quiet, quiet_limit, evals)
@@ -649,7 +649,7 @@ def search(tables, memory, stack, output, request):
             rep[n_hist + ply + 1] = child.key
             if use_net:
                 frm, to = mv_from[ply, pick], mv_to[ply, pick]
-                net_update(acc[ply], acc[ply + 1], net, c, frm, to, cap & masks[M_VALID], f.kings,
+                net_update(acc, ply, net, c, frm, to, cap & masks[M_VALID], f.kings,
                            np.int64((f.kings >> np.uint64(frm)) & ONE), np.int64((child.kings >> np.uint64(to)) & ONE))
             _child_window(f, child, k, cap)
             ply += 1

@@ -241,8 +241,8 @@ def elo_with_margin(wins: int, draws: int, losses: int) -> tuple[float, float]:
 class GameResult:
     """One game: ``a_first`` says whether A had the first move (Black in American checkers, White in
     International draughts); ``points`` are A's (1, 0.5 or 0). ``a_seconds``/``b_seconds``: each
-    player's thinking time in the game, ``a_max_seconds``/``b_max_seconds`` its longest move (wall
-    time, the outside engine's measured from ``go`` to ``done``). ``note`` says why a game was
+    player's thinking time in the game over its ``a_moves``/``b_moves`` moves, ``a_max_seconds``/``b_max_seconds``
+    its longest move (wall time, the outside engine's measured from ``go`` to ``done``). ``note`` says why a game was
     forfeited (an outside engine that died twice on one move or named an illegal move)."""
 
     index: int
@@ -258,6 +258,8 @@ class GameResult:
     a_max_seconds: float = 0.0
     b_max_seconds: float = 0.0
     note: str = ""
+    a_moves: int = 0
+    b_moves: int = 0
 
 
 _engines: dict = {}  # per process: a Searcher or HubClient per (side, player, variant), made once
@@ -377,7 +379,7 @@ def play_game(variant: Variant, opening: str, a: Player, b: Player, a_first: boo
     moves = " ".join(pos.move_text(m) for pos, m in zip(game.positions, game.moves, strict=False))
     return GameResult(index, opening, a_first, result, reason, game.ply, points, moves,
                       round(sum(seconds["a"]), 3), round(sum(seconds["b"]), 3), round(max(seconds["a"]), 3),
-                      round(max(seconds["b"]), 3), note)
+                      round(max(seconds["b"]), 3), note, len(seconds["a"]) - 1, len(seconds["b"]) - 1)
 
 
 ENDINGS_DEPTH = 4  # the self-play that makes endgame starts
@@ -499,10 +501,17 @@ class MatchResult:
                "forfeits": sum(g.reason == "forfeit" for g in self.games),
                "a_max_move_seconds": max(g.a_max_seconds for g in self.games),
                "b_max_move_seconds": max(g.b_max_seconds for g in self.games),
+               # what a fixed-time match gave each side on average (an outside engine keeps its own clock)
+               "a_mean_move_seconds": _mean_move(sum(g.a_seconds for g in self.games), sum(g.a_moves for g in self.games)),
+               "b_mean_move_seconds": _mean_move(sum(g.b_seconds for g in self.games), sum(g.b_moves for g in self.games)),
                "seconds": round(self.seconds, 1)}
         if self.sprt is not None:
             out["sprt"] = self.sprt
         return out
+
+
+def _mean_move(seconds: float, moves: int) -> float:
+    return round(seconds / moves, 3) if moves else 0.0
 
 
 def _finite(x: float):
@@ -632,7 +641,8 @@ def cmd_match(args) -> int:
         print(f"A: {s['wins']} wins, {s['draws']} draws, {s['losses']} losses; "
               f"score {s['score'] * 100:.1f}%; Elo {s['elo']} +- {margin} (95%)")
         print(f"pairs (A's points 0, 1/2, 1, 3/2, 2): {s['pentanomial']}; longest move A {s['a_max_move_seconds']} s, "
-              f"B {s['b_max_move_seconds']} s; forfeits {s['forfeits']}")
+              f"B {s['b_max_move_seconds']} s; mean move A {s['a_mean_move_seconds']} s, B {s['b_mean_move_seconds']} s; "
+              f"forfeits {s['forfeits']}")
         if match.sprt is not None:
             t = match.sprt
             verdict = {"H1": f"H1 accepted (A is {t['elo1']:g} Elo or more stronger)",

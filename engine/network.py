@@ -101,8 +101,8 @@ def quantize(variant: Variant, layers: list[tuple[np.ndarray, np.ndarray]], scal
     (w of shape [inputs, outputs]) whose output is a logit, with ``scale`` centi-men per logit."""
     (w1, b1), (w2, b2), (w3, b3), (w4, b4) = layers
     h1, h2, h3 = w1.shape[1], w2.shape[1], w3.shape[1]
-    if h1 > N.MAX_HIDDEN:
-        raise ValueError(f"the first layer has {h1} units; the search holds at most {N.MAX_HIDDEN}")
+    if max(h1, h2, h3) > N.MAX_HIDDEN:
+        raise ValueError(f"hidden layers of {h1}, {h2}, {h3} units; the search holds at most {N.MAX_HIDDEN}")
     qa, qw = N.Q_ACT, N.Q_W
 
     def whole(x, factor, dtype=np.int32):

@@ -206,11 +206,18 @@ def test_match_against_our_hub_as_an_outside_engine():
         for text in g.moves.split():
             game.play(text)
         assert game.ply == g.plies and g.reason != "forfeit" and g.b_max_seconds > 0
+        played = g.plies - len(g.opening.split())  # the plies after the opening's: each side its own
+        assert g.a_moves + g.b_moves == played and abs(g.a_moves - g.b_moves) <= 1
         if g.reason != "adjudicated":
             assert game.outcome.result == g.result
     # the same engine searching to the same depth: each side wins the pair's games alike
     assert match.games[0].moves == match.games[1].moves
-    assert match.summary()["pentanomial"] == [0, 0, 1, 0, 0]
+    s = match.summary()
+    assert s["pentanomial"] == [0, 0, 1, 0, 0]
+    for side in "ab":  # the mean move: the side's thinking time over its moves, at most its longest
+        moves = sum(getattr(g, f"{side}_moves") for g in match.games)
+        assert s[f"{side}_mean_move_seconds"] == round(sum(getattr(g, f"{side}_seconds") for g in match.games) / moves, 3)
+        assert 0 <= s[f"{side}_mean_move_seconds"] <= s[f"{side}_max_move_seconds"]
 
 
 def test_an_engine_naming_illegal_moves_forfeits(tmp_path):

@@ -59,7 +59,7 @@ def test_inputs_are_the_pieces_seen_from_the_side_to_move(variant):
 def test_the_kernel_scores_as_the_float_network_it_was_rounded_from(variant, tmp_path):
     layers, path = _random_net(variant, tmp_path)
     net = NW.read_net(variant, path)
-    acc = np.zeros((2, N.MAX_HIDDEN), dtype=np.int16)
+    acc = np.zeros((1, 2, N.MAX_HIDDEN), dtype=np.int16)
     hidden = np.zeros((3, N.MAX_HIDDEN), dtype=np.int16)
     errors, spread = [], []
     for pos in _random_positions(variant, 150, seed=1):
@@ -93,7 +93,7 @@ def test_the_accumulator_kept_move_by_move_is_the_one_summed_afresh(variant, tmp
             cap = sum(1 << variant_bit(variant, sq) for sq in move.captured)
             was_king = (pos.kings >> frm) & 1
             is_king = (after.kings >> to) & 1
-            N.update(acc[0], acc[1], net, int(pos.turn), frm, to, np.uint64(cap), np.uint64(pos.kings), was_king, is_king)
+            N.update(acc, 0, net, int(pos.turn), frm, to, np.uint64(cap), np.uint64(pos.kings), was_king, is_king)
             fresh = np.zeros((2, N.MAX_HIDDEN), dtype=np.int16)
             N.refresh(np.uint64(after.white), np.uint64(after.black), np.uint64(after.kings), net, fresh)
             assert np.array_equal(acc[1], fresh), (pos.fen(), pos.move_text(move))
@@ -188,3 +188,10 @@ def test_the_shipped_american_network_is_what_a_searcher_plays_with_by_default()
     same = Searcher(4, nets={"american": str(NW.net_path(AMERICAN))}).search(game, Limits(depth=7))
     linear = Searcher(4, nets={"american": "off"}).search(game, Limits(depth=7))
     assert (shipped.nodes, shipped.score) == (same.nodes, same.score) != (linear.nodes, linear.score)
+
+
+def test_a_hidden_layer_wider_than_the_search_holds_is_refused():
+    sizes = [N.KINDS * AMERICAN.squares, 16, N.MAX_HIDDEN + 1, 8, 1]
+    layers = [(w.astype(np.float64), b.astype(np.float64)) for w, b in NW._init(sizes, np.random.default_rng(1))]
+    with pytest.raises(ValueError, match=f"at most {N.MAX_HIDDEN}"):
+        NW.quantize(AMERICAN, layers, 200.0)
