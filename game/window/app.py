@@ -426,11 +426,14 @@ class App:
         return float(min(max(hit[0], -edge), edge)), float(min(max(hit[2], -edge), edge))
 
     def _pick(self, x: int, y: int) -> tuple[int | None, bool]:
-        """(square, on_board) under a window point: square None on a light square or off the board."""
+        """(square, on_board) under a window point: square None on a light square or off the board, and
+        nothing while the board last drawn is of other rules than the game's (a press in the frame that
+        changed them would name a square of the old board: 47 of a 10x10 one in an American game)."""
         from game.render import camera_at, screen_ray
 
         state, board = self._state, self._viewport()
-        if state is None or self.renderer is None or not board.contains(x, y):
+        if state is None or self.renderer is None or not board.contains(x, y) or \
+                state.position.variant is not self.controller.variant:
             return None, False
         square = self.renderer.pick(state, self._now, board, x, y)
         if square is not None:

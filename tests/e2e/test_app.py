@@ -117,3 +117,36 @@ def test_the_window_on_the_mode_screen_has_loaded_nothing_of_friend_play(display
                          timeout=400)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip().splitlines()[-1] == "[]", out.stdout
+
+
+def test_a_press_in_the_frame_that_changes_the_rules_names_no_square_of_the_old_board(open_app):
+    """Until a frame shows the new rules' board, a press on the view picks nothing: the board last
+    drawn (10x10 here) is not the game's, and one of its squares (47) is none of an American game's
+    (found by the random-input test: such a press raised InvalidSquareError)."""
+    from game.play import intents as it
+
+    app = open_app((1000, 700), until=lambda app: app.is_ready and app.renderer is not None)
+    app.dispatch(it.ChooseRules("international"))
+    app.dispatch(it.StartGame(None))
+    for _ in range(5):
+        app.step()
+    view = app.ui.layout.view
+    points = [(x, y) for x in range(view.left + 5, view.right, 23) for y in range(view.top + 5, view.bottom, 23)]
+    assert max(app._pick(x, y)[0] or 0 for x, y in points) > 32  # the 10x10 board is shown and picked
+    app.dispatch(it.ChangeMode())
+    app.dispatch(it.ChooseRules("american"))
+    app.dispatch(it.StartGame(None))  # no frame drawn yet: the view still shows the 10x10 board
+    assert all(app._pick(x, y) == (None, False) for x, y in points)
+    for x, y in points[::7]:  # and a press there, through the real event queue, is no square at all
+        _press(x, y)
+    app.step()
+    app.step()
+    squares = {app._pick(x, y)[0] for x, y in points} - {None}
+    assert squares and max(squares) <= 32  # the American board, once drawn, is picked again
+
+
+def _press(x: int, y: int) -> None:
+    import pygame
+
+    for kind in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
+        pygame.event.post(pygame.event.Event(kind, pos=(x, y), button=1))
