@@ -2,13 +2,15 @@
 
 Opens the game's window (run it on a display, e.g. under ``xvfb-run``), waits for the rules engine,
 starts a Hard game against the computer and plays it with scripted moves: before each of its moves
-the player idles a second, then turns the camera for half a second, then plays a legal move. Each
-frame is timed (the whole :meth:`App.step`: input, controller, drawing, flip) and counted as
+the player idles a second, then turns the camera for half a second, then plays a legal move; while
+the computer thinks, the player turns the camera for half a second too. Each frame is timed (the
+whole :meth:`App.step`: input, controller, drawing, flip) and counted as
 
 * ``idle``: the player's turn, nothing moving;
 * ``thinking``: the computer searches on another core, nothing moving;
 * ``animating``: a move is shown hop by hop;
-* ``camera``: the camera turns, or the renderer finishes its picture after a turn.
+* ``camera``: the camera turns, or the renderer finishes its picture after a turn, on the player's turn;
+* ``camera+think``: the same while the computer searches.
 
 The loop is paced at 60 frames a second as in the game, so the computer's search competes for the
 processor as it does when a person plays. Beside each frame's time the processor time the game's
@@ -28,7 +30,8 @@ from typing import Any
 
 IDLE_FRAMES = 60
 ORBIT_FRAMES = 30
-KINDS = ("idle", "thinking", "animating", "camera")
+THINK_ORBIT_FROM = 10  # frames into the computer's search
+KINDS = ("idle", "thinking", "animating", "camera", "camera+think")
 
 
 def _summary(times_s: list[float]) -> dict:
@@ -72,6 +75,7 @@ def bench_window(frames: int, size: tuple[int, int], as_json: bool = False, seed
             clock.tick(60)
         c = app.controller
         turn_frames = 0  # frames since the player's turn began
+        think_frames = 0  # frames since the computer began its search
         count = 0
         while count < frames:
             orbit = None
@@ -86,6 +90,12 @@ def bench_window(frames: int, size: tuple[int, int], as_json: bool = False, seed
                 elif turn_frames >= IDLE_FRAMES + ORBIT_FRAMES:
                     app.dispatch(it.PlayMoveFromList(rng.choice(c.legal_moves())))
                     turn_frames = 0
+            elif c.waiting_for_opponent and not moving:
+                think_frames += 1
+                if THINK_ORBIT_FROM <= think_frames < THINK_ORBIT_FROM + ORBIT_FRAMES:
+                    orbit = inp.Orbit(6.0, 0.0)  # the other way from the player's turn
+            if not c.waiting_for_opponent:
+                think_frames = 0
             settling = app.renderer is not None and not app.renderer.is_settled
             thinking = c.waiting_for_opponent
             started, cpu_started = time.perf_counter(), time.process_time()
@@ -96,7 +106,7 @@ def bench_window(frames: int, size: tuple[int, int], as_json: bool = False, seed
             if app.animation is not None and not app.animation.is_done(time.monotonic()):
                 kind = "animating"  # including the frame where the computer's move arrives and starts
             elif orbit is not None or settling:
-                kind = "camera"
+                kind = "camera+think" if thinking else "camera"
             elif thinking:
                 kind = "thinking"
             else:
@@ -117,7 +127,7 @@ def bench_window(frames: int, size: tuple[int, int], as_json: bool = False, seed
         for kind, parts in result.items():
             for which, s in parts.items():
                 if s["frames"]:
-                    print(f"  {kind:9s} {which.replace('drawn_', ''):5s} {s['frames']:5d} frames  median {s['median_ms']:6.1f}  "
+                    print(f"  {kind:12s} {which.replace('drawn_', ''):5s} {s['frames']:5d} frames  median {s['median_ms']:6.1f}  "
                           f"p95 {s['p95_ms']:6.1f}  p99 {s['p99_ms']:6.1f}  max {s['max_ms']:6.1f}")
     return 0
 
