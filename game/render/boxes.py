@@ -116,6 +116,13 @@ def scissor(box) -> tuple[int, int, int, int]:
     return box[0], box[1], box[2] - box[0], box[3] - box[1]
 
 
+def bounding(rects: list) -> tuple[int, int, int, int]:
+    """The smallest GL rectangle (x, y, w, h) that holds every one of ``rects`` (at least one)."""
+    x0, y0 = min(r[0] for r in rects), min(r[1] for r in rects)
+    x1, y1 = max(r[0] + r[2] for r in rects), max(r[1] + r[3] for r in rects)
+    return x0, y0, x1 - x0, y1 - y0
+
+
 def grow(box, pixels: int, bounds) -> tuple[int, int, int, int]:
     """``box`` widened by ``pixels`` on every side, within ``bounds``."""
     return (max(box[0] - pixels, bounds[0]), max(box[1] - pixels, bounds[1]),

@@ -106,7 +106,8 @@ class Reduced:
         self.large = pygame.Surface((w, h), 0, pygame.image.frombuffer(bytearray(4), (1, 1), "RGBA"))  # as the reduced
         self.large_colour = ctx.texture((vx + w, vy + h), 4)
         self.scale: float | None = None
-        self.key: tuple | None = None
+        self.key: tuple | None = None  # what the picture shows (BoardRenderer._draw_reduced)
+        self.moving: list = []  # where its moving pieces are drawn (GL rectangles in the reduced picture)
         self.rescale(scale)
 
     def rescale(self, scale: float) -> None:

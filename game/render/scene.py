@@ -19,7 +19,18 @@ import numpy as np
 from engine import Variant
 
 from .board_textures import BoardTextures
-from .boxes import bands, board_edge_strips, changed_boxes, grow, intersect, moving_boxes, scissor, touching, viewport_box
+from .boxes import (
+    bands,
+    board_edge_strips,
+    bounding,
+    changed_boxes,
+    grow,
+    intersect,
+    moving_boxes,
+    scissor,
+    touching,
+    viewport_box,
+)
 from .frame import Frame, seen_flipped
 from .geometry import LIGHT_DIR, board_mesh, half_extent, piece_mesh, ring_mesh
 from .materials import load_program, set_uniform
@@ -381,11 +392,13 @@ class BoardRenderer:
                       camera_moving: bool = False) -> bool:
         """Show the scene drawn at ``motion_scale`` of the viewport's resolution, scaled up with
         linear filtering. The reduced picture is kept, so a frame that would draw the same picture
-        only copies it again; returns whether it did. Once the camera has stopped, the picture of
-        its last moving frame counts as the same: it ended there (an orbit drag) or a fraction of a
-        pixel away (a transition eases out). Into a target that ``shown`` says shows it already
-        nothing is copied; one that shows the same picture but for the moving pieces (pieces move
-        while the cached pictures are rebuilt after the camera stopped) gets only their boxes."""
+        only copies it again (returns whether it did), and one that differs from it only in the
+        moving pieces draws the scene again only around them, where they were and where they are.
+        Once the camera has stopped, the picture of its last moving frame counts as the same: it
+        ended there (an orbit drag) or a fraction of a pixel away (a transition eases out). Into a
+        target that ``shown`` says shows it already nothing is copied; one that shows the same
+        picture but for the moving pieces (pieces move while the cached pictures are rebuilt after
+        the camera stopped) gets only their boxes."""
         ctx = self.ctx
         gl_viewport = viewport.gl()
         scale = view.scale_now = min(view.scale_now or self.motion_scale, self.motion_scale)
@@ -395,12 +408,18 @@ class BoardRenderer:
         if not reused:
             started = time.perf_counter()
             reduced.fbo.use()
-            ctx.viewport = ctx.scissor = (0, 0, *reduced.size)
+            small = (0, 0, *reduced.size)
+            moving = moving_boxes(frame.view_proj_matrix, small, frame.moving)
+            ctx.viewport = ctx.scissor = small
+            if not camera_moving and reduced.key is not None and reduced.key[:3] == key[:3]:
+                # the same picture but for the moving pieces: drawn again only where they were and are
+                # (a software renderer's cost is its pixels; the scaling up below stays whole)
+                ctx.scissor = bounding(reduced.moving + moving) if reduced.moving or moving else (0, 0, 0, 0)
             ctx.clear(*CLEAR_COLOUR, 1.0, depth=1.0)
             self._draw_scene(frame, reduced.fbo, self.motion_piece_mesh)
             ctx.disable(moderngl.DEPTH_TEST | moderngl.BLEND | moderngl.CULL_FACE)
             reduced.scale_up()  # reads the picture back, so the time below is of finished work
-            reduced.key = key
+            reduced.key, reduced.moving = key, moving
             if camera_moving:
                 view.adapt_scale(time.perf_counter() - started, self.motion_scale)
         boxes = [] if camera_moving else moving_boxes(frame.view_proj_matrix, gl_viewport, frame.moving,

@@ -232,6 +232,49 @@ def test_pieces_moving_while_the_pictures_are_rebuilt_update_a_kept_target_only_
             r.release()
 
 
+def test_pieces_moving_while_the_pictures_are_rebuilt_redraw_the_reduced_picture_only_around_them(gl, fbo, monkeypatch):
+    """While a move is shown over the reduced picture (the cached ones still being rebuilt after a
+    camera move), a frame draws the reduced scene again only where the pieces were and are, and the
+    picture is the one a whole redraw gives, at every frame of the move."""
+    from game.render.pictures import ViewCache
+    from game.render.scene import BoardRenderer
+
+    monkeypatch.setattr(ViewCache, "adapt_scale", lambda *args: None)  # the scale stays, however slow the machine
+    selected, moving, anim = capture_states()
+    angled = Camera.preset("angled")
+    partial, whole = (BoardRenderer(gl, samples=4, texture_pixels=512, software=True, motion_scale=0.5)
+                      for _ in range(2))
+    drawn = []  # the part of the reduced picture each of the partial renderer's scenes is drawn in
+    draw_scene = BoardRenderer._draw_scene
+
+    def recording(self, frame, target, mesh=None):
+        if self is partial:
+            drawn.append(self.ctx.scissor)
+        return draw_scene(self, frame, target, mesh)
+
+    monkeypatch.setattr(BoardRenderer, "_draw_scene", recording)
+    try:
+        for r in (partial, whole):
+            r.build_budget_s = 0.0  # one band a frame: the rebuild lasts the whole move
+            r.draw(replace(moving, camera=angled.orbited(20, 0), animation=None), 0.0, VIEWPORT, target=fbo)
+        drawn.clear()
+        for i, t in enumerate(np.arange(0.0, anim.landed_time, 1 / 12)):  # a slow machine's frames: far apart
+            if whole._view.reduced is not None:
+                whole._view.reduced.key = None  # what it shows is forgotten: drawn whole
+            images = [draw(gl, r, replace(moving, camera=angled), float(t), fbo) for r in (partial, whole)]
+            assert i == 0 or partial._view.build is not None  # (the first frame ends the camera's move)
+            assert np.array_equal(*images), t
+        size = partial._view.reduced.size
+        whole_picture = (0, 0, *size)
+        assert drawn[0] == whole_picture  # the camera's last move
+        parts = drawn[1:]
+        assert parts and all(w * h < 0.25 * size[0] * size[1] for _, _, w, h in parts), parts
+        assert gl.error == "GL_NO_ERROR"
+    finally:
+        for r in (partial, whole):
+            r.release()
+
+
 def test_the_bench_scene_has_every_kind_of_frame():
     scene = BenchScene()
     frames = [scene.at(i / 60) for i in range(int(scene.period * 60))]
