@@ -94,6 +94,8 @@ def table(paint: Painter, c: Controller, play: InGame | None, table_w: int, x, y
     top = y
     y += paint.heading(x, y, "Button controls")
     cell = max(14, min(table_w // n, 44))
+    if paint.measuring:  # its height is all a measure needs
+        return y + n * cell - top
     shown = c.shown_position()
     pieces = shown.pieces() if shown is not None else {}
     targets, rings = c.hand.targets(c.legal_moves()), c.hand.final_rings(c.legal_moves())
@@ -261,6 +263,8 @@ def _move_list(paint: Painter, c: Controller, play: InGame, x, y, w, h) -> int:
     follows the latest move unless the player scrolled up; in a review, the move shown). A press
     on a move shows the position after it; the game report's marks follow the moves. Fills
     height ``h``."""
+    if paint.measuring:  # it fills what it is given
+        return h
     top = y
     y += paint.heading(x, y, "Moves")
     g = play.game
