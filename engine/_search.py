@@ -38,7 +38,7 @@ from ._draws import EndgameRule, endgame_after
 from ._egdb import P_PIECES, V_DRAW, V_WIN, TableArrays
 from ._egdb import probe as egdb_probe
 from ._eval import EvalTables, adjusted, evaluate
-from ._jit import inlined, is_interpreted, kernel
+from ._jit import inlined, is_interpreted, kernel, uncounted
 from ._movegen import MAX_MOVES, generate, has_capture, lsb, make_move, plain_moves, popcount
 from ._network import N_H1, NetTables
 from ._network import forward as net_forward
@@ -512,7 +512,7 @@ def _reward_quiet_move(killers, history, ply, c, frm, to, depth):
                     history[a, x, y] //= 2
 
 
-@kernel
+@uncounted
 def search(tables, memory, stack, output, request):
     """One iteration: search the root (set up in ``stack.frames[0]`` by the caller) to ``request.depth``
     plies with the window (alpha, beta). ``root_only`` >= 0 searches that root move alone (by generation
