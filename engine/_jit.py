@@ -102,7 +102,7 @@ def _compiler(inline: Literal["never", "always"] = "never", counted: bool = True
 
     numba.config.CACHE_DIR = _cache_dir() or numba.config.CACHE_DIR  # type: ignore[attr-defined]  # set from the environment
     if not counted:
-        return numba.njit(cache=True, nogil=True, inline=inline, _nrt=False)
+        return numba.njit(cache=True, nogil=True, inline=inline, _nrt=False)  # type: ignore[call-overload]  # numba's stubs leave out its _nrt option
     return numba.njit(cache=True, nogil=True, inline=inline)
 
 
