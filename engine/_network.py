@@ -14,6 +14,9 @@ Layers (``NetTables``), with activations in [0, 1] held as whole numbers times Q
     a3 = clip((b3 + w3 @ a2) >> Q_SHIFT, 0, Q_ACT)                            H3 wide
     out = b4 + w4 . a3                     the logit of the side to move's expected score, times Q_ACT * Q_W
 
+H1, H2 and H3 are whole multiples of ``STEP`` (the trained widths padded with units of zero weights,
+which stay 0), as the compiled hidden layer (``_layer``) takes them.
+
 w1 and b1 are the float weights times Q_ACT * 2^Q1_SHIFT (16-bit: the accumulator is), the other
 weights times Q_W (= 2^Q_SHIFT), the other biases times Q_ACT * Q_W. The score in centi-men is
 ``out * scale >> 16`` (``scale`` from the weights file: centi-men per logit, times 2^16, over
@@ -30,7 +33,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._jit import inlined, kernel
+from ._jit import inlined, is_interpreted, kernel
 from ._movegen import lsb
 
 ONE = np.uint64(1)
@@ -42,6 +45,7 @@ Q_SHIFT = 6
 Q_W = 1 << Q_SHIFT  # a hidden weight of 1.0
 SCALE_SHIFT = 16
 MAX_HIDDEN = 256  # the widest layer the search's accumulator and work rows hold
+STEP = 8  # every hidden width is a multiple of it: the compiled layer's outputs a vector, inputs a step
 KINDS = 4  # our men, our kings, their men, their kings
 
 # sizes vector (int64)
@@ -57,9 +61,9 @@ class NetTables(NamedTuple):
     input_index: np.ndarray  # int64 [2, 4, 64]: the input of (view, piece kind white man/king, black man/king, bit); -1 none
     w1: np.ndarray  # int16 [inputs, H1]
     b1: np.ndarray  # int16 [H1]
-    w2: np.ndarray  # int16 [H2, H1] (each output's weights in a row)
+    w2: np.ndarray  # int16 [H1 / 2, 2 * H2]: row p holds, output by output, the weights of inputs 2p and 2p + 1
     b2: np.ndarray  # int32 [H2]
-    w3: np.ndarray  # int16 [H3, H2]
+    w3: np.ndarray  # int16 [H2 / 2, 2 * H3], laid out as w2
     b3: np.ndarray  # int32 [H3]
     w4: np.ndarray  # int32 [H3]
     b4: np.ndarray  # int32 [1]
@@ -108,18 +112,122 @@ def update(acc, ply, net, c, frm, to, cap, kings, was_king, is_king):
                 acc[ply + 1, v, j] -= w1[taken, j]
 
 
-@inlined
-def _layer(hidden, src, n_in, weights, bias, n_out, dst):
-    """hidden[dst] = clip((bias + weights @ hidden[src]) >> Q_SHIFT, 0, Q_ACT) (rounded to nearest): a
-    dot product of 16-bit numbers per output, summed in 32 bits (exact: at most MAX_HIDDEN products of
-    an activation <= Q_ACT and a 16-bit weight, under 2^30), which the compiler turns into
-    multiply-adds 16 pairs at a time (``vpmaddwd``); summed in numba's own 64-bit integers they took
-    four times the lanes."""
-    for k in range(n_out):
-        z = np.int32(0)
-        for j in range(n_in):
-            z = np.int32(z + np.int32(hidden[src, j]) * np.int32(weights[k, j]))
-        hidden[dst, k] = min(max((np.int64(z) + bias[k] + (Q_W >> 1)) >> Q_SHIFT, 0), Q_ACT)
+if is_interpreted():  # plain Python (see _jit.interpret): what the compiled layer below computes
+
+    def _layer(hidden, src, n_in, weights, bias, n_out, dst):
+        """hidden[dst] = clip((bias + W @ hidden[src]) >> Q_SHIFT, 0, Q_ACT) (rounded to nearest), where
+        output k's weight of input j is ``weights[j // 2, 2 * k + j % 2]`` (``NetTables.w2``)."""
+        for k in range(n_out):
+            z = int(bias[k])
+            for j in range(n_in):
+                z += int(hidden[src, j]) * int(weights[j >> 1, 2 * k + (j & 1)])
+            hidden[dst, k] = min(max((z + (Q_W >> 1)) >> Q_SHIFT, 0), Q_ACT)
+
+else:
+    from llvmlite import ir
+    from numba import types
+    from numba.core import cgutils
+    from numba.extending import intrinsic
+    from numba.np.arrayobj import make_array
+
+    def _pointer(context, builder, array_type, array, index):
+        """The address of ``array[index]`` (a tuple of LLVM integers), unchecked."""
+        a = make_array(array_type)(context, builder, array)
+        return cgutils.get_item_pointer2(context, builder, a.data, cgutils.unpack_tuple(builder, a.shape),
+                                         cgutils.unpack_tuple(builder, a.strides), array_type.layout, index,
+                                         wraparound=False)
+
+    def _steps(builder, stop, step, body):
+        """``for i in range(0, stop, step): body(i)`` (``stop`` a multiple of ``step``) in LLVM IR, with the
+        test at the bottom."""
+        intp = stop.type
+        before = builder.basic_block
+        loop = builder.append_basic_block("steps.body")
+        after = builder.append_basic_block("steps.end")
+        builder.cbranch(builder.icmp_signed(">", stop, intp(0)), loop, after)
+        builder.position_at_end(loop)
+        i = builder.phi(intp)
+        body(i)
+        following = builder.add(i, intp(step))
+        i.add_incoming(intp(0), before)
+        i.add_incoming(following, builder.basic_block)
+        builder.cbranch(builder.icmp_signed("<", following, stop), loop, after)
+        builder.position_at_end(after)
+
+    @intrinsic
+    def _layer(typingctx, hidden, src, n_in, weights, bias, n_out, dst):
+        """hidden[dst] = clip((bias + W @ hidden[src]) >> Q_SHIFT, 0, Q_ACT) (rounded to nearest), where
+        output k's weight of input j is ``weights[j // 2, 2 * k + j % 2]`` (``NetTables.w2``; n_in and
+        n_out multiples of STEP), written as LLVM vectors. The outputs go STEP (8) at a time, each
+        one 32-bit sum of a vector: a step takes the next pair of inputs, repeated across the vector,
+        times the next row's 16 weights of these outputs, and adds each output's two products to its
+        sum (exact: at most MAX_HIDDEN products of an activation <= Q_ACT and a 16-bit weight, under
+        2^30). That is one ``vpmaddwd`` of 256 bits (``vpdpwssd`` where the CPU has VNNI) a pair, four
+        pairs a step into four sums, so that no step waits on the one before. Written as plain Python
+        loops (the dot product of one output at a time, summed in np.int32), LLVM vectorised the sum
+        over the inputs 8 wide, in 128-bit ``vpmaddwd`` followed by a horizontal sum per output: a
+        standalone forward pass took 0.34 us where this takes 0.16 (American network, 128-32-32)."""
+        if not (isinstance(hidden, types.Array) and isinstance(weights, types.Array) and isinstance(bias, types.Array)
+                and all(isinstance(x, types.Integer) for x in (src, n_in, n_out, dst))
+                and hidden.dtype == weights.dtype == types.int16 and bias.dtype == types.int32
+                and hidden.ndim == weights.ndim == 2 and hidden.layout == weights.layout == "C"
+                and bias.layout == "C" and hidden.mutable):
+            return None
+        signature = types.void(hidden, types.intp, types.intp, weights, bias, types.intp, types.intp)
+
+        def codegen(context, builder, sig, args):
+            hidden_v, src_v, n_in_v, weights_v, bias_v, n_out_v, dst_v = args
+            intp = n_in_v.type
+            i16, i32 = ir.IntType(16), ir.IntType(32)
+            sums_t = ir.VectorType(i32, STEP)  # a sum per output
+            wide_t = ir.VectorType(i32, 2 * STEP)  # a product per weight
+            weights_t = ir.VectorType(i16, 2 * STEP)  # two weights per output
+            out_t = ir.VectorType(i16, STEP)
+            pair_t = ir.VectorType(i16, 2)
+            even = ir.Constant(sums_t, list(range(0, 2 * STEP, 2)))
+            odd = ir.Constant(sums_t, list(range(1, 2 * STEP, 2)))
+            repeat = ir.Constant(ir.VectorType(i32, 2 * STEP), [i & 1 for i in range(2 * STEP)])
+            zero = intp(0)
+            source = _pointer(context, builder, sig.args[0], hidden_v, (src_v, zero))
+            target = _pointer(context, builder, sig.args[0], hidden_v, (dst_v, zero))
+            first_row = _pointer(context, builder, sig.args[3], weights_v, (zero, zero))
+            biases = _pointer(context, builder, sig.args[4], bias_v, (zero,))
+            row_length = builder.mul(n_out_v, intp(2))
+            unroll = STEP // 2
+
+            def outputs(k):
+                sums = [cgutils.alloca_once_value(builder, ir.Constant(sums_t, None)) for _ in range(unroll)]
+                column = builder.gep(first_row, [builder.mul(k, intp(2))])
+
+                def pairs(p):
+                    for u in range(unroll):
+                        q = builder.add(p, intp(u))
+                        pair = builder.load(builder.bitcast(builder.gep(source, [builder.mul(q, intp(2))]),
+                                                            pair_t.as_pointer()), align=2)
+                        inputs = builder.shuffle_vector(pair, pair, repeat)
+                        w = builder.load(builder.bitcast(builder.gep(column, [builder.mul(q, row_length)]),
+                                                         weights_t.as_pointer()), align=2)
+                        products = builder.mul(builder.sext(inputs, wide_t), builder.sext(w, wide_t))
+                        two = builder.add(builder.shuffle_vector(products, products, even),
+                                          builder.shuffle_vector(products, products, odd))
+                        builder.store(builder.add(builder.load(sums[u]), two), sums[u])
+
+                _steps(builder, builder.udiv(n_in_v, intp(2)), unroll, pairs)
+                z = builder.load(builder.bitcast(builder.gep(biases, [k]), sums_t.as_pointer()), align=4)
+                for s in sums:
+                    z = builder.add(z, builder.load(s))
+                z = builder.ashr(builder.add(z, ir.Constant(sums_t, [Q_W >> 1] * STEP)),
+                                 ir.Constant(sums_t, [Q_SHIFT] * STEP))
+                low, high = ir.Constant(sums_t, [0] * STEP), ir.Constant(sums_t, [Q_ACT] * STEP)
+                z = builder.select(builder.icmp_signed("<", z, low), low, z)
+                z = builder.select(builder.icmp_signed(">", z, high), high, z)
+                builder.store(builder.trunc(z, out_t), builder.bitcast(builder.gep(target, [k]), out_t.as_pointer()),
+                              align=2)
+
+            _steps(builder, n_out_v, STEP, outputs)
+            return context.get_dummy_value()
+
+        return signature, codegen
 
 
 @inlined

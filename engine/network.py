@@ -98,11 +98,21 @@ def inputs_of(variant: Variant, white, black, kings, turn) -> np.ndarray:
 
 def quantize(variant: Variant, layers: list[tuple[np.ndarray, np.ndarray]], scale: float) -> N.NetTables:
     """The kernel's whole-number tables of float layers ``[(w1, b1), (w2, b2), (w3, b3), (w4, b4)]``
-    (w of shape [inputs, outputs]) whose output is a logit, with ``scale`` centi-men per logit."""
-    (w1, b1), (w2, b2), (w3, b3), (w4, b4) = layers
-    h1, h2, h3 = w1.shape[1], w2.shape[1], w3.shape[1]
+    (w of shape [inputs, outputs]) whose output is a logit, with ``scale`` centi-men per logit. Each
+    hidden width is padded to a multiple of ``N.STEP`` with units whose weights are all 0 (their
+    activation is 0 and nothing reads it), as the kernel's hidden layers take them."""
+    def padded(n):
+        return -(-n // N.STEP) * N.STEP
+
+    h1, h2, h3 = (padded(w.shape[1]) for w, _ in layers[:3])
     if max(h1, h2, h3) > N.MAX_HIDDEN:
         raise ValueError(f"hidden layers of {h1}, {h2}, {h3} units; the search holds at most {N.MAX_HIDDEN}")
+    widths = (h1, h2, h3, 1)
+    inputs = (layers[0][0].shape[0], h1, h2, h3)
+    (w1, b1), (w2, b2), (w3, b3), (w4, b4) = [
+        (np.pad(np.asarray(w, dtype=np.float64), ((0, n_in - w.shape[0]), (0, n_out - w.shape[1]))),
+         np.pad(np.asarray(b, dtype=np.float64).reshape(-1), (0, n_out - np.size(b))))
+        for (w, b), n_in, n_out in zip(layers, inputs, widths, strict=True)]
     qa, qw = N.Q_ACT, N.Q_W
 
     def whole(x, factor, dtype=np.int32):
@@ -112,6 +122,12 @@ def quantize(variant: Variant, layers: list[tuple[np.ndarray, np.ndarray]], scal
             raise ValueError(f"a weight of {np.abs(x).max():.1f} doesn't fit the kernel's {np.dtype(dtype).name}")
         return np.ascontiguousarray(q, dtype=dtype)
 
+    def pairs(w):
+        """[inputs, outputs] -> [inputs / 2, 2 * outputs]: row p holds, output by output, the weights of
+        inputs 2p and 2p + 1 (``NetTables.w2``)."""
+        n_in, n_out = w.shape
+        return w.reshape(n_in // 2, 2, n_out).transpose(0, 2, 1).reshape(n_in // 2, 2 * n_out)
+
     # the accumulator is 16-bit: the bias and the largest columns of a full board must fit it
     worst = np.abs(b1) + np.sort(np.abs(w1), axis=0)[-2 * variant.rows_of_men * variant.row_width:].sum(axis=0)
     q1 = qa << N.Q1_SHIFT
@@ -119,8 +135,8 @@ def quantize(variant: Variant, layers: list[tuple[np.ndarray, np.ndarray]], scal
         raise ValueError(f"the first layer's sums reach {worst.max():.1f}, more than the 16-bit accumulator holds")
     sizes = np.array([h1, h2, h3, w1.shape[0], round(scale * (1 << N.SCALE_SHIFT) / (qa * qw))], dtype=np.int64)
     tables = N.NetTables(sizes, input_index(variant), whole(w1, q1, np.int16), whole(b1, q1, np.int16),
-                         whole(w2.T, qw, np.int16), whole(b2, qa * qw), whole(w3.T, qw, np.int16), whole(b3, qa * qw),
-                         whole(w4.reshape(-1), qw), whole(np.reshape(b4, 1), qa * qw))
+                         whole(pairs(w2), qw, np.int16), whole(b2, qa * qw), whole(pairs(w3), qw, np.int16),
+                         whole(b3, qa * qw), whole(w4.reshape(-1), qw), whole(b4, qa * qw))
     for arr in tables:
         arr.setflags(write=False)
     return tables

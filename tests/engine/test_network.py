@@ -74,6 +74,31 @@ def test_the_kernel_scores_as_the_float_network_it_was_rounded_from(variant, tmp
     assert np.mean(np.abs(errors)) < 5 and np.max(np.abs(errors)) < 15
 
 
+def _whole_forward(net, x):
+    """The kernel's whole-number arithmetic in numpy, from the tables as ``NetTables`` documents them."""
+    h2, h3 = net.sizes[N.N_H2], net.sizes[N.N_H3]
+    a = np.clip((net.b1 + x @ net.w1.astype(np.int64) + (1 << (N.Q1_SHIFT - 1))) >> N.Q1_SHIFT, 0, N.Q_ACT)
+    for w, b, n_out in ((net.w2, net.b2, h2), (net.w3, net.b3, h3)):
+        by_input = w.reshape(w.shape[0], n_out, 2).transpose(0, 2, 1).reshape(-1, n_out).astype(np.int64)
+        a = np.clip((b + a @ by_input + (N.Q_W >> 1)) >> N.Q_SHIFT, 0, N.Q_ACT)
+    out = net.b4[0] + a @ net.w4.astype(np.int64)
+    return (out * net.sizes[N.N_SCALE] + (1 << (N.SCALE_SHIFT - 1))) >> N.SCALE_SHIFT
+
+
+@pytest.mark.parametrize("variant", [AMERICAN, INTERNATIONAL])
+def test_the_kernel_computes_the_whole_numbers_of_its_tables(variant, tmp_path):
+    # widths that are no multiples of the kernel's step: the tables pad them with units of zero weights
+    _, path = _random_net(variant, tmp_path, hidden=(44, 20, 5))
+    net = NW.read_net(variant, path)
+    assert [int(n) for n in net.sizes[:3]] == [48, 24, 8]
+    acc = np.zeros((1, 2, N.MAX_HIDDEN), dtype=np.int16)
+    hidden = np.zeros((3, N.MAX_HIDDEN), dtype=np.int16)
+    for pos in _random_positions(variant, 100, seed=2):
+        x = NW.inputs_of(variant, [pos.white], [pos.black], [pos.kings], [int(pos.turn)])[0].astype(np.int64)
+        assert N.evaluate_position(np.uint64(pos.white), np.uint64(pos.black), np.uint64(pos.kings), int(pos.turn), net,
+                                   acc, hidden) == _whole_forward(net, x), pos.fen()
+
+
 @pytest.mark.parametrize("variant", [AMERICAN, INTERNATIONAL])
 def test_the_accumulator_kept_move_by_move_is_the_one_summed_afresh(variant, tmp_path):
     _, path = _random_net(variant, tmp_path, hidden=(64, 16, 8))
