@@ -584,12 +584,14 @@ class Tables:
 
 def warm_up() -> None:
     """Compile, or load from numba's cache, the kernels that loading and probing the tables run from
-    Python (``slice_size``, ``probe``), with the argument types they get then: the engine's worker does
-    this before it says it is ready, so that tables found later cost it no compiling (a process that
-    compiled keeps numba's compiler, tens of MB)."""
+    Python (``slice_size``, ``probe``, and ``endgame_group`` for the count after a table move), with the
+    argument types they get then: the engine's worker does this before it says it is ready, so that
+    tables found later cost it no compiling (a process that compiled keeps numba's compiler, tens of
+    MB), and no loading either (which runs LLVM, whose code the worker has handed back by then)."""
     arrays = no_tables()
     K.slice_size(_key((1, 0, 0, 1)), arrays.params, arrays.binom)
     K.probe(np.uint64(1), np.uint64(2), np.uint64(0), 0, 0, True, *arrays)
+    endgame_group(np.uint64(1), np.uint64(2), np.uint64(0))
 
 
 _loaded: dict[tuple[str, str], Tables] = {}

@@ -321,6 +321,10 @@ def _serve(requests, replies, flags_buffer, tt_size_mb: int, started: float) -> 
     stop = flags[STOP:STOP + 1]
     searcher = Searcher(tt_size_mb=tt_size_mb, endgame_tables=True)
     searcher.warm_up()
+    from .pages import release_library_pages
+
+    # the kernels are loaded: the searches run their code, never LLVM's again (see engine/pages.py)
+    log.debug("released %.0f MiB of LLVM's code", release_library_pages("libllvmlite") / 2**20)
     replies.put(Ready(pid=os.getpid(), seconds=time.time() - started))
     try:  # endgame tables: built once, in the background; the searcher uses them when they appear
         from .egdb import start_background_build

@@ -111,6 +111,7 @@ class App:
         self._ready = False
         self._restored = False  # the saved game has been looked for (once the move generator loaded)
         self._room_host = room_host
+        self._driver_code_released = False  # see _release_driver_code
         self._launch_link: Intent | None = None  # the room of the link given on the command line, to join once ready
         if link is not None:
             from game.play.intents import JoinRoom
@@ -184,6 +185,7 @@ class App:
         if self._closing():
             return False
         if not self.compositor.draw(self.ui, self.renderer, state, self._viewport(), now, changed):
+            self._release_driver_code()
             return False
         pygame.display.flip()
         self.frames += 1
@@ -199,6 +201,20 @@ class App:
         if self.running and self.input.close_requested():
             self.running = False
         return not self.running
+
+    def _release_driver_code(self) -> None:
+        """On the first frame with nothing to draw once the renderer has warmed up (its shaders and
+        drawing states compiled, the board's textures made), hand back the GL driver's LLVM code
+        (engine/pages.py): a software driver (Mesa's llvmpipe) compiles every shader and drawing state
+        with LLVM, then runs only what it compiled, and about 48 MB of LLVM's code stayed resident. A
+        state first met later faults back what its compiling needs. Reading the process's mappings
+        takes 15-20 ms, on a frame that shows nothing new."""
+        if self._driver_code_released or self.renderer is None or not self.renderer.is_settled:
+            return
+        from engine.pages import release_library_pages
+
+        self._driver_code_released = True
+        release_library_pages("libLLVM")
 
     def _prepare_boards(self) -> None:
         """Start making the board images (a second of numpy each, on a background thread) while the

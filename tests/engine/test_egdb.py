@@ -584,3 +584,32 @@ def test_tables_agree_with_a_deep_search(full, variant, depth):
             assert probe.value == "draw" or probe.plies > depth - 4, pos.fen()
         checked += 1
     assert found > 20
+
+
+# a fresh process warms up as the worker does, then asks the tables for a move: nothing more loads
+_NO_LOADING_AFTER_WARM_UP = """
+import sys
+from engine import AMERICAN, Position, egdb
+from engine import _draws, _egdb, _movegen, _search
+from engine.search import Searcher
+
+def signatures():
+    kernels = [getattr(m, n) for m in (_draws, _egdb, _movegen, _search) for n in dir(m)]
+    return {k: len(k.signatures) for k in kernels if hasattr(k, "signatures")}
+
+Searcher(tt_size_mb=1, endgame_tables=True).warm_up()
+before = signatures()
+tables = egdb.load(AMERICAN, sys.argv[1])
+tables.move_values(Position.from_fen(AMERICAN, "W:WK18:BK6,10"))
+after = signatures()
+print(sorted(k.__name__ for k in after if after[k] != before[k]))
+"""
+
+
+def test_the_warm_up_loads_every_kernel_a_table_move_runs_from_python(small):
+    """The worker hands LLVM's code back after its warm-up (engine/pages.py): a kernel first loaded
+    later, when the tables answer a root, would fault much of it back in."""
+    out = subprocess.run([sys.executable, "-c", _NO_LOADING_AFTER_WARM_UP, str(small)], capture_output=True,
+                         text=True, timeout=300, cwd=Path(__file__).resolve().parents[2])
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip().splitlines()[-1] == "[]"
