@@ -1,4 +1,6 @@
-"""Handing a shared library's code back to the system once a process is done running it (Linux).
+"""A process's memory mappings as Linux's ``/proc/PID/smaps`` lists them (:func:`smaps`), and handing
+a shared library's code back to the system once a process is done running it
+(:func:`release_library_pages`).
 
 The engine's worker loads llvmlite's LLVM library (80 MB of machine code) to link the kernels numba
 loads from its cache, and about 67 MB of it stays resident afterwards, though the searches run only
@@ -15,10 +17,54 @@ import ctypes
 import os
 import re
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 _MADV_DONTNEED = 4  # madvise() advice (Linux, sys/mman.h): drop the pages, refault them from the file
 _MAPPING = re.compile(r"^([0-9a-f]+)-([0-9a-f]+) (\S+) \S+ \S+ \S+\s*(.*)$")
+_HEX = frozenset("0123456789abcdef")
 _WRITTEN = ("Private_Dirty", "Shared_Dirty", "Anonymous")  # smaps fields: pages that differ from the file
+
+
+@dataclass
+class Mapping:
+    """One mapping of ``/proc/PID/smaps``: its addresses, permissions (``r-xp``), the file it maps
+    (``""`` for anonymous memory, ``[heap]`` and the like for the kernel's names) and the fields read
+    (kB, as smaps gives them)."""
+
+    start: int
+    end: int
+    perms: str
+    path: str
+    fields: dict[str, int] = field(default_factory=dict)
+
+
+def smaps(source: str = "/proc/self/smaps", fields: tuple[str, ...] | None = None,
+          path: Callable[[str], bool] | None = None) -> list[Mapping]:
+    """The mappings a smaps file lists (``/proc/PID/smaps``, or ``smaps_rollup``: one mapping that
+    sums them all), those whose ``path`` is true of their file's path when given, each with its
+    ``fields`` (default: every field with a number). OSError when the file can't be read (the process
+    is gone, or no ``/proc``)."""
+    found: list[Mapping] = []
+    area: Mapping | None = None
+    with open(source) as f:
+        for line in f:
+            if line[0] in _HEX:  # a mapping's line; its fields' lines start with a capital letter
+                m = _MAPPING.match(line)
+                if m:
+                    area = Mapping(int(m.group(1), 16), int(m.group(2), 16), m.group(3), m.group(4).strip())
+                    if path is not None and not path(area.path):
+                        area = None
+                    else:
+                        found.append(area)
+                    continue
+            if area is not None:
+                name, _, value = line.partition(":")
+                if fields is None or name in fields:
+                    number = value.split()[:1]
+                    if number and number[0].isdigit():
+                        area.fields[name] = int(number[0])
+    return found
 
 
 def release_library_pages(name: str) -> int:
@@ -27,30 +73,18 @@ def release_library_pages(name: str) -> int:
     0 where there is nothing to release, or no ``/proc`` or ``madvise`` (not Linux)."""
     if not sys.platform.startswith("linux"):
         return 0
-    areas = []  # [start, end, resident bytes, unchanged] of each read-only mapping of the library
-    area: list | None = None
     try:
-        with open("/proc/self/smaps") as f:
-            for line in f:
-                m = _MAPPING.match(line)
-                if m:
-                    ours = name in os.path.basename(m.group(4)) and "w" not in m.group(3)
-                    area = [int(m.group(1), 16), int(m.group(2), 16), 0, True] if ours else None
-                    if area is not None:
-                        areas.append(area)
-                elif area is not None:
-                    field, _, value = line.partition(":")
-                    if field == "Rss":
-                        area[2] = int(value.split()[0]) * 1024
-                    elif field in _WRITTEN and int(value.split()[0]):
-                        area[3] = False
+        areas = [m for m in smaps(fields=("Rss", *_WRITTEN), path=lambda p: name in os.path.basename(p))
+                 if "w" not in m.perms]
         libc = ctypes.CDLL(None, use_errno=True)
         madvise = libc.madvise
     except (OSError, AttributeError):
         return 0
     madvise.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int)
     released = 0
-    for start, end, resident, unchanged in areas:
-        if resident and unchanged and madvise(start, end - start, _MADV_DONTNEED) == 0:
+    for area in areas:
+        resident = area.fields.get("Rss", 0) * 1024
+        unchanged = not any(area.fields.get(written, 0) for written in _WRITTEN)
+        if resident and unchanged and madvise(area.start, area.end - area.start, _MADV_DONTNEED) == 0:
             released += resident
     return released

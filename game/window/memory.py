@@ -23,10 +23,11 @@ import os
 import re
 from collections import Counter
 
+from engine.pages import smaps
+
 PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 _PFN_MASK = (1 << 55) - 1
 _PRESENT = 1 << 63
-_MAPPING = re.compile(r"^([0-9a-f]+)-([0-9a-f]+) \S+ \S+ \S+ \S+\s*(.*)$")
 
 # What a mapped file is, by its name (first match wins); everything unnamed is private memory.
 _KINDS = (
@@ -68,18 +69,12 @@ def release_large_blocks_when_freed(threshold: int = LARGE_BLOCK) -> bool:
 def process_memory(pid: int) -> dict[str, int] | None:
     """RSS, PSS, USS and anonymous (private, not from a file) bytes of a process; None when unreadable."""
     try:
-        with open(f"/proc/{pid}/smaps_rollup") as f:
-            fields = dict(_field(line) for line in f if not _MAPPING.match(line))
-    except OSError:
+        fields = smaps(f"/proc/{pid}/smaps_rollup")[0].fields
+    except (OSError, IndexError):
         return None
     kib = {"rss": fields.get("Rss", 0), "pss": fields.get("Pss", 0),
            "uss": fields.get("Private_Clean", 0) + fields.get("Private_Dirty", 0), "anon": fields.get("Anonymous", 0)}
     return {name: value * 1024 for name, value in kib.items()}
-
-
-def _field(line: str) -> tuple[str, int]:
-    name, value = line.split(":", 1)
-    return name, int(value.split()[0])
 
 
 def mappings(pid: int) -> dict[str, dict[str, int]] | None:
@@ -87,19 +82,14 @@ def mappings(pid: int) -> dict[str, dict[str, int]] | None:
     ``private memory`` for the heap and anonymous mappings, ``other files`` for the rest)."""
     rss: Counter[str] = Counter()
     pss: Counter[str] = Counter()
-    kind = "private memory"
     try:
-        with open(f"/proc/{pid}/smaps") as f:
-            for line in f:
-                m = _MAPPING.match(line)
-                if m:
-                    kind = _kind(m.group(3).strip())
-                elif line.startswith("Rss:"):
-                    rss[kind] += _field(line)[1] * 1024
-                elif line.startswith("Pss:"):
-                    pss[kind] += _field(line)[1] * 1024
+        areas = smaps(f"/proc/{pid}/smaps", fields=("Rss", "Pss"))
     except OSError:
         return None
+    for area in areas:
+        kind = _kind(area.path)
+        rss[kind] += area.fields.get("Rss", 0) * 1024
+        pss[kind] += area.fields.get("Pss", 0) * 1024
     return {k: {"rss": rss[k], "pss": pss[k]} for k, _ in rss.most_common() if rss[k]}
 
 
@@ -118,16 +108,8 @@ def resident_frames(pid: int):
     when the kernel hides them (not root) or the process is gone."""
     import numpy as np
 
-    areas = []
     try:
-        with open(f"/proc/{pid}/smaps") as f:
-            start = end = 0
-            for line in f:
-                m = _MAPPING.match(line)
-                if m:
-                    start, end = int(m.group(1), 16), int(m.group(2), 16)
-                elif line.startswith("Rss:") and _field(line)[1]:
-                    areas.append((start, end))
+        areas = [(m.start, m.end) for m in smaps(f"/proc/{pid}/smaps", fields=("Rss",)) if m.fields.get("Rss")]
         frames = []
         with open(f"/proc/{pid}/pagemap", "rb", buffering=0) as f:
             for start, end in areas:

@@ -1,34 +1,29 @@
-"""engine.pages: the worker hands LLVM's code pages back once its kernels are loaded; they leave the
-process, and LLVM still runs afterwards (a fresh compile faults back the pages it needs)."""
+"""engine.pages: a process's mappings as smaps lists them; the worker hands LLVM's code pages back once
+its kernels are loaded: they leave the process, and LLVM still runs afterwards (a fresh compile faults
+back the pages it needs)."""
 
 from __future__ import annotations
 
 import json
+import mmap
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from engine.pages import release_library_pages
+from engine.pages import release_library_pages, smaps
 
 ROOT = Path(__file__).resolve().parents[2]
 
 # in a process of its own: it compiles, releases llvmlite's pages, then compiles again
 _SCRIPT = """
-import json, re
+import json
 import numba
-from engine.pages import release_library_pages
+from engine.pages import release_library_pages, smaps
 
 def resident():
-    total, ours = 0, False
-    with open("/proc/self/smaps") as f:
-        for line in f:
-            if re.match("^[0-9a-f]+-[0-9a-f]+ ", line):
-                ours = "libllvmlite" in line
-            elif ours and line.startswith("Rss:"):
-                total += int(line.split()[1]) * 1024
-    return total
+    return sum(m.fields.get("Rss", 0) for m in smaps() if "libllvmlite" in m.path) * 1024
 
 assert numba.njit(lambda x: x + 1)(1) == 2
 before = resident()
@@ -37,6 +32,32 @@ after = resident()
 again = numba.njit(lambda x: x * 3)(2)
 print(json.dumps({"before": before, "released": released, "after": after, "again": again, "later": resident()}))
 """
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/smaps")
+def test_a_mapped_file_is_listed_with_its_pages_as_they_are_touched(tmp_path):
+    path = tmp_path / "pages.bin"
+    path.write_bytes(bytes(64 * mmap.PAGESIZE))
+    with open(path, "r+b") as f, mmap.mmap(f.fileno(), 0) as block:
+
+        def ours():
+            (found,) = smaps(path=lambda p: p == str(path))
+            assert found in smaps()
+            return found
+
+        block[: 16 * mmap.PAGESIZE: mmap.PAGESIZE] = b"\x01" * 16  # 16 pages written
+        area = ours()
+        assert area.end - area.start == 64 * mmap.PAGESIZE and area.perms.startswith("rw")
+        assert area.fields["Rss"] * 1024 >= 16 * mmap.PAGESIZE and area.fields["Anonymous"] == 0  # the file's
+        assert "VmFlags" not in area.fields  # words, not a number
+        assert smaps(fields=("Rss",))[0].fields.keys() <= {"Rss"}
+    (rollup,) = smaps("/proc/self/smaps_rollup")
+    assert rollup.fields["Rss"] >= rollup.fields["Pss"] > 0
+
+
+def test_an_unreadable_smaps_is_an_os_error(tmp_path):
+    with pytest.raises(OSError):
+        smaps(str(tmp_path / "gone"))
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/smaps, calls madvise")
