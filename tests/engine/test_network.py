@@ -10,7 +10,7 @@ import random
 import numpy as np
 import pytest
 
-from engine import AMERICAN, INTERNATIONAL
+from engine import AMERICAN, INTERNATIONAL, variant_named
 from engine import _network as N
 from engine import network as NW
 from engine.game import Game
@@ -200,19 +200,24 @@ def test_the_tools_run_from_games_to_a_network_a_match_player_uses(tmp_path, cap
         Player.parse("nodes=300,net=")
 
 
-def test_the_shipped_american_network_is_what_a_searcher_plays_with_by_default():
-    # engine/weights/american-net.json: a trained network, with the command and the data that made it;
-    # a searcher (the worker's, Hard's) evaluates with it unless told net=off; 10x10 has none yet
-    doc = json.loads(NW.net_path(AMERICAN).read_text(encoding="utf-8"))
-    assert doc["command"].startswith("python -m engine net train --variant american")
-    assert "tune generate --variant american" in doc["data"] and doc["positions"] > 100_000
-    assert NW.default_net(AMERICAN).sizes[N.N_H1] == len(doc["layers"][0]["b"]) > 0
-    assert NW.default_net(INTERNATIONAL).sizes[N.N_H1] == 0
-    game = Game(AMERICAN)
-    shipped = Searcher(4).search(game, Limits(depth=7))
-    same = Searcher(4, nets={"american": str(NW.net_path(AMERICAN))}).search(game, Limits(depth=7))
-    linear = Searcher(4, nets={"american": "off"}).search(game, Limits(depth=7))
+@pytest.mark.parametrize("variant", [AMERICAN, INTERNATIONAL])
+def test_the_shipped_network_is_what_a_searcher_plays_with_by_default(variant):
+    # engine/weights/<variant>-net.json: a trained network, with the command and the data that made it;
+    # a searcher (the worker's, Hard's) evaluates with it unless told net=off
+    doc = json.loads(NW.net_path(variant).read_text(encoding="utf-8"))
+    assert doc["command"].startswith(f"python -m engine net train --variant {variant.name}")
+    assert f"tune generate --variant {variant.name}" in doc["data"] and doc["positions"] > 100_000
+    assert NW.default_net(variant).sizes[N.N_H1] == len(doc["layers"][0]["b"]) > 0
+    game = Game(variant)
+    shipped = Searcher(4).search(game, Limits(depth=6))
+    same = Searcher(4, nets={variant.name: str(NW.net_path(variant))}).search(game, Limits(depth=6))
+    linear = Searcher(4, nets={variant.name: "off"}).search(game, Limits(depth=6))
     assert (shipped.nodes, shipped.score) == (same.nodes, same.score) != (linear.nodes, linear.score)
+
+
+def test_a_rule_set_without_a_network_file_plays_the_weighted_sum():
+    russian = variant_named("russian")
+    assert not NW.net_path(russian).is_file() and NW.default_net(russian).sizes[N.N_H1] == 0
 
 
 def test_a_hidden_layer_wider_than_the_search_holds_is_refused():
