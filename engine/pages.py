@@ -23,7 +23,10 @@ from dataclasses import dataclass, field
 _MADV_DONTNEED = 4  # madvise() advice (Linux, sys/mman.h): drop the pages, refault them from the file
 _MAPPING = re.compile(r"^([0-9a-f]+)-([0-9a-f]+) (\S+) \S+ \S+ \S+\s*(.*)$")
 _HEX = frozenset("0123456789abcdef")
-_WRITTEN = ("Private_Dirty", "Shared_Dirty", "Anonymous")  # smaps fields: pages that differ from the file
+# the smaps field of a mapping's private copies of pages (a relocation's writes): what differs from the file. Not
+# Private_Dirty or Shared_Dirty: those count the file's own pages not yet written back, as those of a
+# library pip has just installed, which madvise() leaves in the page cache, changes and all
+_COPIED = "Anonymous"
 
 
 @dataclass
@@ -74,7 +77,7 @@ def release_library_pages(name: str) -> int:
     if not sys.platform.startswith("linux"):
         return 0
     try:
-        areas = [m for m in smaps(fields=("Rss", *_WRITTEN), path=lambda p: name in os.path.basename(p))
+        areas = [m for m in smaps(fields=("Rss", _COPIED), path=lambda p: name in os.path.basename(p))
                  if "w" not in m.perms]
         libc = ctypes.CDLL(None, use_errno=True)
         madvise = libc.madvise
@@ -84,7 +87,7 @@ def release_library_pages(name: str) -> int:
     released = 0
     for area in areas:
         resident = area.fields.get("Rss", 0) * 1024
-        unchanged = not any(area.fields.get(written, 0) for written in _WRITTEN)
+        unchanged = not area.fields.get(_COPIED, 0)
         if resident and unchanged and madvise(area.start, area.end - area.start, _MADV_DONTNEED) == 0:
             released += resident
     return released

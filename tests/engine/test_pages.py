@@ -71,5 +71,21 @@ def test_llvm_pages_leave_the_process_and_llvm_still_compiles():
     assert got["later"] > got["after"]
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/smaps, calls madvise")
+def test_a_library_just_written_is_released_too(tmp_path):
+    # a library pip has just installed: its pages are in the page cache, not yet written back (smaps
+    # counts them dirty); they are the file's bytes all the same
+    path = tmp_path / "libjust-written.so"
+    path.write_bytes(bytes(range(256)) * (64 * mmap.PAGESIZE // 256))
+    with open(path, "rb") as f, mmap.mmap(f.fileno(), 0, prot=mmap.PROT_READ) as block:
+        assert sum(block[::mmap.PAGESIZE]) == 0  # every page read: resident
+        (area,) = smaps(path=lambda p: p == str(path))
+        assert area.fields["Rss"] * 1024 == 64 * mmap.PAGESIZE
+        assert release_library_pages("libjust-written") == 64 * mmap.PAGESIZE
+        (area,) = smaps(path=lambda p: p == str(path))
+        assert area.fields["Rss"] == 0
+        assert block[mmap.PAGESIZE + 1] == 1  # faulted back from the page cache
+
+
 def test_a_library_not_loaded_releases_nothing():
     assert release_library_pages("no-such-library-here") == 0
