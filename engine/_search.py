@@ -78,6 +78,7 @@ FRAME = np.dtype([
     ("group", np.int64), ("draw_at", np.int64),  # the endgame count: its group and the ply of its draw
     ("extended", np.int64),  # 1 once the path had its threat extension
     ("threat", np.int64),  # 1 when this node is searched on for the opponent's threatened capture
+    ("truncated", np.int64),  # plies the path took off while its material was far outside the window
 ])
 # out[] fields (int64)
 O_SCORE, O_FROM, O_TO, O_CAP, O_HAVE_BEST, O_ABORTED, O_NODES, O_PV_LEN = range(8)
@@ -155,6 +156,8 @@ class Request(NamedTuple):
     root_only: int  # >= 0: search this root move alone (its index in generation order)
     n_hist: int  # how many keys of the game before the root ``Stack.rep`` holds
     generation: int  # the search's number, for replacing old table entries
+    truncation: int  # plies a node takes off while its material is far outside the window (0: none)
+    truncation_margin: int  # how far outside: centi-men beyond alpha or beta
     max_nodes: int  # stop after this many nodes
     stop: np.ndarray  # non-zero: stop now (the searcher's clock sets it)
     ext_stop: np.ndarray  # non-zero: stop now (the caller's flag)
@@ -334,6 +337,21 @@ def _egdb_score(white, black, kings, c, plies_left, us, them, egdb):
 
 
 @inlined
+def _truncate(f, us, them, kings, plies, margin):
+    """Step 4c, truncation (as Cake's ``negamax``): a node whose material alone (a man 100, a king 130)
+    is more than ``margin`` outside its window is searched ``plies`` shallower, and the path carries
+    what it took off (``f.truncated``); a node back inside the window gets it all back."""
+    material = 100 * (popcount(us & ~kings) - popcount(them & ~kings)) + 130 * (popcount(us & kings)
+                                                                               - popcount(them & kings))
+    if material < f.alpha - margin or material > f.beta + margin:
+        f.depth -= plies
+        f.truncated += plies
+    elif f.truncated > 0:
+        f.depth += f.truncated
+        f.truncated = 0
+
+
+@inlined
 def _tt_cutoff(data, ply, depth, alpha, beta):
     """Step 6: whether the table entry ``data`` ends the node at ``ply`` outside the PV (a null window):
     deep enough, and a bound on the right side of the window. Returns (cut, score)."""
@@ -452,6 +470,7 @@ def _child_window(f, child, k, cap):
         child.alpha = -alpha - 1
         child.beta = -alpha
     child.depth = new_depth - reduced
+    child.truncated = f.truncated
 
 
 @inlined
@@ -468,12 +487,14 @@ def _research(f, child, score):
         child.alpha = -alpha - 1
         child.beta = -alpha
         child.depth = f.child_depth
+        child.truncated = f.truncated
         return True
     if score < beta and beta - alpha > 1:
         f.stage = STAGE_FULL
         child.alpha = -beta
         child.beta = -alpha
         child.depth = f.child_depth
+        child.truncated = f.truncated
         return True
     return False
 
@@ -536,6 +557,7 @@ def search(tables, memory, stack, output, request):
     root.beta = request.beta
     root.depth = request.depth
     root.extended = 0
+    root.truncated = 0
     rep[n_hist] = root.key
     net = tables.net
     acc = stack.acc
@@ -587,6 +609,10 @@ def search(tables, memory, stack, output, request):
                     ret = value
                     action = RETURN
                     continue
+            # Step 4c. truncation: far outside the window on material, a shallower search (not in
+            # endings of 8 pieces or fewer, where a man up or down is the whole game)
+            if request.truncation > 0 and ply > 0 and not is_capture and popcount(white | black) > 8:
+                _truncate(f, us, them, kings, request.truncation, request.truncation_margin)
             # Step 5. horizon: captures are forced, so a position with one is searched on (all its
             # moves are captures); a quiet position where the opponent threatens to capture gets one
             # more ply (once per path) so an exchange is never cut in the middle; else evaluate (and

@@ -52,6 +52,9 @@ _EGDB_RECHECK_SECONDS = 10.0  # how often a searcher looks again for tables that
 _MAX_DEPTH = K.MAX_PLY - 32  # iterative deepening never asks for more (extensions need the rest)
 _ASPIRATION = 40  # centi-men either side of the last score
 _ZOBRIST_SEED = 0x5EED_C4EC
+# truncation (``_search._truncate``, as Cake 1.22 searches): (plies, margin in centi-men) by rule set; a
+# rule set not named here searches without it (International draughts: not measured there)
+_TRUNCATION: dict[str, tuple[int, int]] = {"american": (1, 110)}
 
 
 @dataclass(frozen=True)
@@ -265,8 +268,10 @@ class Searcher:
         root["quiet"] = quiet
         root["group"], root["draw_at"] = root_endgame_count(game)
         self._generation += 1
+        truncation, margin = _TRUNCATION.get(variant.name, (0, 0))
         request = K.Request(root_color=int(pos.turn), depth=1, alpha=-K.INFINITE, beta=K.INFINITE, root_only=-1,
                             n_hist=len(history), generation=self._generation, max_nodes=1 << 62,
+                            truncation=truncation, truncation_margin=margin,
                             stop=self._time_up, ext_stop=self._no_stop if stop is None else stop)
         moves, by_bits = self._root_moves(pos)
         return _Root(pos, moves, by_bits, tables, self._stack._replace(rep=rep), request)

@@ -143,6 +143,25 @@ def test_shot_found_at_modest_depth(searcher, variant, shot, min_captured):
     assert biggest >= min_captured
 
 
+@pytest.mark.parametrize("fen,depth", [("W:W22,24-26,28-30,32:B3-6,9,12,14,15,18", 11),
+                                       ("W:W12,16,21,22,25,30,32:B1,4,7,13-15,28", 13)])
+def test_truncation_spends_fewer_nodes_on_lopsided_lines_for_the_same_move(searcher, monkeypatch, fen, depth):
+    # American checkers searches a line whose material is more than a man outside the window a ply
+    # shallower (Cake's truncation); here it finds the same move and score with well under the nodes
+    import engine.search as search_module
+    assert search_module._TRUNCATION["american"][0] > 0
+    pos = Position.from_fen(AMERICAN, fen)
+    results = []
+    for truncation in (search_module._TRUNCATION, {}):
+        monkeypatch.setattr(search_module, "_TRUNCATION", truncation)
+        searcher.new_game()
+        results.append(searcher.search(_game(pos), Limits(depth=depth)))
+    on, off = results
+    assert on.move == off.move
+    assert abs(on.score - off.score) <= 10
+    assert on.nodes < 0.6 * off.nodes, (on.nodes, off.nodes)
+
+
 def test_takes_the_last_piece_as_a_forced_win(searcher):
     pos = Position.from_fen(AMERICAN, "W:W18:B14")  # 18x9 captures Black's only man
     result = searcher.search(_game(pos), Limits(depth=4))
