@@ -41,12 +41,13 @@ def parent_env() -> dict[str, str]:
     return dict(os.environ, **{PARENT_ENV: str(os.getpid())})
 
 
-def end_with_parent(poll_s: float = 0.5) -> None:
+def end_with_parent(poll_s: float = 0.5, parent: int | None = None) -> None:
     """End this process (SIGKILL: no handler, no interpreter lock needed) as soon as its parent ends.
-    The parent is the pid in ``CHECKERS3D_PARENT_PID`` when set (see :func:`parent_env`), else the
+    The parent is ``parent`` when given (a pool's initializer: multiprocessing passes the environment
+    on as it is), else the pid in ``CHECKERS3D_PARENT_PID`` when set (see :func:`parent_env`), else the
     current parent. Where the kernel can't do it, a daemon thread checks every ``poll_s`` seconds.
     Work that must survive an interruption has to be written atomically (it is: see egdb.build)."""
-    expected = int(os.environ.get(PARENT_ENV) or os.getppid())
+    expected = parent or int(os.environ.get(PARENT_ENV) or os.getppid())
     armed = _set_death_signal(signal.SIGKILL)
     if os.getppid() != expected:  # the parent ended before the signal was armed (or was never it)
         os._exit(0)

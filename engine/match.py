@@ -49,6 +49,7 @@ import atexit
 import json
 import math
 import multiprocessing
+import os
 import random
 import sys
 import time
@@ -58,6 +59,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from .game import Game
+from .lifeline import end_with_parent
 from .openings import openings_for
 from .position import IllegalMoveError, Move, Position
 from .sprt import Sprt, pentanomial
@@ -564,7 +566,10 @@ def run_match(variant: Variant, a: Player, b: Player, games: int, concurrency: i
             _close_hub_engines()
     else:
         ctx = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(max_workers=concurrency, mp_context=ctx) as pool:
+        # a worker ends with the match however it ends (killed, it can't shut its pool down), and
+        # its Hub engines with the worker (their input closes)
+        with ProcessPoolExecutor(max_workers=concurrency, mp_context=ctx, initializer=end_with_parent,
+                                 initargs=(0.5, os.getpid())) as pool:
             futures = [pool.submit(_play_indexed, job) for job in jobs]
             for future in futures:
                 if record(future.result()):

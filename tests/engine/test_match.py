@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import random
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -274,3 +276,48 @@ def test_a_match_longer_than_its_opening_set_plays_new_openings():
     assert openings == match_openings(AMERICAN, 2 * len(book) + 3, seed=2)
     assert extended_opening(AMERICAN, book[0], 2, random.Random(5)) == extended_opening(AMERICAN, book[0], 2,
                                                                                       random.Random(5))
+
+
+
+def _stat(pid: int) -> list[str]:
+    """The fields of /proc/PID/stat after the command's name (state, parent, ...); [] when it's gone."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return []
+
+
+def _running(pid: int) -> bool:
+    return _stat(pid)[:1] not in ([], ["Z"])  # a zombie has ended, not yet reaped
+
+
+def _workers(pid: int) -> set[int]:
+    """The pool processes the match ``pid`` started (Linux's /proc)."""
+    return {int(d.name) for d in Path("/proc").glob("[0-9]*") if _stat(int(d.name))[1:2] == [str(pid)]
+            and b"spawn_main" in (d / "cmdline").read_bytes()}
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads Linux's /proc")
+def test_a_killed_match_takes_its_game_processes_with_it():
+    # a match playing two games at a time, killed (SIGKILL: it can't shut its pool down): the
+    # processes playing its games end with it instead of playing on unseen
+    match = subprocess.Popen([sys.executable, "-m", "engine", "match", "--games", "400", "--concurrency", "2",
+                              "--a", "depth=6,tt=1", "--b", "depth=6,tt=1"], cwd=ROOT, stderr=subprocess.PIPE,
+                             stdout=subprocess.DEVNULL, text=True)
+    workers: set[int] = set()
+    try:
+        assert match.stderr is not None
+        assert match.stderr.readline().startswith("game "), "no game played"  # the workers play
+        workers = _workers(match.pid)
+        assert len(workers) == 2
+        match.kill()
+        match.wait(10)
+        deadline = time.monotonic() + 5
+        while any(_running(pid) for pid in workers) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not any(_running(pid) for pid in workers), "a match's worker outlived it"
+    finally:
+        match.kill()
+        for pid in workers:
+            if _running(pid):
+                os.kill(pid, 9)
