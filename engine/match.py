@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import argparse
 import atexit
+import functools
 import json
 import math
 import multiprocessing
@@ -568,8 +569,8 @@ def run_match(variant: Variant, a: Player, b: Player, games: int, concurrency: i
         ctx = multiprocessing.get_context("spawn")
         # a worker ends with the match however it ends (killed, it can't shut its pool down), and
         # its Hub engines with the worker (their input closes)
-        with ProcessPoolExecutor(max_workers=concurrency, mp_context=ctx, initializer=end_with_parent,
-                                 initargs=(0.5, os.getpid())) as pool:
+        with ProcessPoolExecutor(max_workers=concurrency, mp_context=ctx,
+                                 initializer=functools.partial(end_with_parent, parent=os.getpid())) as pool:
             futures = [pool.submit(_play_indexed, job) for job in jobs]
             for future in futures:
                 if record(future.result()):
