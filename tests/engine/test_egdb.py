@@ -14,12 +14,12 @@ import os
 import random
 import subprocess
 import sys
-import time
 from collections import Counter
 from pathlib import Path
 
 import numpy as np
 import pytest
+from processes import is_running, wait_gone
 
 from engine import AMERICAN, INTERNATIONAL, Color, Position, egdb
 from engine import _egdb as K
@@ -326,23 +326,6 @@ def test_a_second_builder_in_a_folder_is_refused_whatever_it_builds(tmp_path):
     assert egdb.read_info(INTERNATIONAL, tmp_path)["pieces"] == 2
 
 
-def _alive(pid: int) -> bool:
-    """Whether process ``pid`` still runs (a zombie, ended but not yet reaped, does not)."""
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except (OSError, IndexError):
-        return False
-
-
-def _wait_gone(pid: int, seconds: float) -> bool:
-    deadline = time.monotonic() + seconds
-    while _alive(pid):
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.05)
-    return True
-
-
 def _background_build(folder: Path) -> subprocess.Popen:
     env = dict(os.environ, **{egdb.CACHE_ENV: str(folder.parent)})
     return subprocess.Popen([sys.executable, "-m", "engine", "egdb", "build", "--background", "--dir", str(folder)],
@@ -361,7 +344,7 @@ def test_one_background_build_at_a_time_in_a_folder(tmp_path):
         out, _ = second.communicate(timeout=30)
         assert second.returncode == 0 and "another process is building" in out, out
         assert "international" not in out and not list(folder.glob("international*"))
-        assert _alive(first.pid)
+        assert is_running(first.pid)
     finally:
         first.kill()
         first.wait(10)
@@ -396,14 +379,14 @@ def test_a_background_build_ends_with_its_parent_however_busy(tmp_path):
     try:
         assert parent.stdout is not None
         build = int(parent.stdout.readline())
-        assert _alive(build)
+        assert is_running(build)
         parent.kill()  # SIGKILL: nothing of the parent's runs any more
         parent.wait(10)
-        assert _wait_gone(build, 3.0), "the build outlived its parent"
+        assert wait_gone(build, 3.0), "the build outlived its parent"
     finally:
         if parent.poll() is None:
             parent.kill()
-        if "build" in locals() and _alive(build):
+        if "build" in locals() and is_running(build):
             os.kill(build, 9)
 
 

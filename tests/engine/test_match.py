@@ -9,10 +9,10 @@ import os
 import random
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
+from processes import children_of, command_line, is_running, wait_gone
 
 from engine import AMERICAN, INTERNATIONAL
 from engine._eval import default_weights
@@ -278,23 +278,9 @@ def test_a_match_longer_than_its_opening_set_plays_new_openings():
                                                                                       random.Random(5))
 
 
-
-def _stat(pid: int) -> list[str]:
-    """The fields of /proc/PID/stat after the command's name (state, parent, ...); [] when it's gone."""
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except (OSError, IndexError):
-        return []
-
-
-def _running(pid: int) -> bool:
-    return _stat(pid)[:1] not in ([], ["Z"])  # a zombie has ended, not yet reaped
-
-
 def _workers(pid: int) -> set[int]:
-    """The pool processes the match ``pid`` started (Linux's /proc)."""
-    return {int(d.name) for d in Path("/proc").glob("[0-9]*") if _stat(int(d.name))[1:2] == [str(pid)]
-            and b"spawn_main" in (d / "cmdline").read_bytes()}
+    """The pool processes the match ``pid`` started."""
+    return {child for child in children_of(pid) if "spawn_main" in command_line(child)}
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads Linux's /proc")
@@ -312,12 +298,9 @@ def test_a_killed_match_takes_its_game_processes_with_it():
         assert len(workers) == 2
         match.kill()
         match.wait(10)
-        deadline = time.monotonic() + 5
-        while any(_running(pid) for pid in workers) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert not any(_running(pid) for pid in workers), "a match's worker outlived it"
+        assert all(wait_gone(pid, 5) for pid in workers), "a match's worker outlived it"
     finally:
         match.kill()
         for pid in workers:
-            if _running(pid):
+            if is_running(pid):
                 os.kill(pid, 9)

@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+from processes import children_of, command_line, is_running, wait_gone
 
 from engine import AMERICAN, INTERNATIONAL, Position
 from engine.game import Game
@@ -57,18 +58,6 @@ def wait_for_info(client: EngineClient, request_id: int, timeout: float = TIMEOU
                 return reply
         time.sleep(0.005)
     raise TimeoutError(f"no Info for {request_id}")
-
-
-def is_gone(pid: int) -> bool:
-    """No such process, or only its zombie (an orphan's exit is reaped by whoever adopted it)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    try:
-        return Path(f"/proc/{pid}/status").read_text().split("State:")[1].split()[0] in ("Z", "X")
-    except (OSError, IndexError):
-        return True
 
 
 @pytest.mark.parametrize("variant, moves", [(AMERICAN, "11-15 23-19"), (INTERNATIONAL, "32-28 18-23")])
@@ -221,7 +210,7 @@ def test_a_killed_worker_is_replaced_and_the_request_still_answered(client):
     assert client.restarts == restarts + 1 and client.pid != old_pid
     assert any(isinstance(r, Ready) for r in replies)
     assert isinstance(replies[-1], BestMove) and replies[-1].move in game.position.legal_moves()
-    assert is_gone(old_pid)
+    assert not is_running(old_pid)
 
 
 def test_close_during_a_search_leaves_no_process():
@@ -232,7 +221,7 @@ def test_close_during_a_search_leaves_no_process():
     wait_for_info(c, rid)
     c.close()
     assert not process.is_alive()
-    assert is_gone(pid)
+    assert not is_running(pid)
     assert c.poll() == []
     c.close()  # twice is fine
 
@@ -242,7 +231,7 @@ def test_close_before_ready_leaves_no_process():
     process, pid = c._worker.process, c.pid
     c.close()
     assert not process.is_alive()
-    assert is_gone(pid)
+    assert not is_running(pid)
 
 
 PARENT = """
@@ -270,34 +259,18 @@ def test_the_worker_ends_when_the_game_process_dies_mid_search(tmp_path):
         time.sleep(0.5)  # the worker is inside its 600 s search now
         parent.kill()  # like a crash of the game: no close(), no Quit
         parent.wait(10)
-        deadline = time.monotonic() + 30.0
-        while not is_gone(worker_pid) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert is_gone(worker_pid)
+        assert wait_gone(worker_pid, 30.0)
     finally:
         if parent.poll() is None:
             parent.kill()
 
 
-def _children(pid: int) -> list[int]:
-    found = []
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        try:
-            found += [int(p) for p in (task / "children").read_text().split()]
-        except OSError:  # a thread that ended meanwhile
-            pass
-    return found
-
-
 def _compiler_of(pid: int) -> int | None:
     """The worker's compiling process, once it runs the compiling code (between its fork and its
     exec a child still shows the worker's command line)."""
-    for child in _children(pid):
-        try:
-            if "engine.worker import _compile" in Path(f"/proc/{child}/cmdline").read_text():
-                return child
-        except OSError:
-            pass
+    for child in children_of(pid):
+        if "engine.worker import _compile" in command_line(child):
+            return child
     return None
 
 
@@ -312,10 +285,7 @@ def test_a_worker_closed_while_its_kernels_compile_apart_leaves_no_process(tmp_p
         assert time.monotonic() < deadline and c._worker.process.is_alive()
         time.sleep(0.05)
     c.close()
-    deadline = time.monotonic() + 30.0
-    while not is_gone(compiler) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert is_gone(compiler) and is_gone(worker)
+    assert wait_gone(compiler, 30.0) and not is_running(worker)
 
 
 @pytest.mark.slow

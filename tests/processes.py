@@ -1,5 +1,7 @@
-"""For the end-to-end tests: the processes a game starts (read from /proc), and a window manager's
-close (WM_DELETE_WINDOW, sent with libX11 as a close button does)."""
+"""For the tests: the processes a game, a worker or a match starts (read from Linux's /proc), and a
+window manager's close (WM_DELETE_WINDOW, sent with libX11 as a close button does). One module for
+every test folder (tests/ is on the path through its conftest), named once: pytest's prepend
+import mode takes two test modules of the same name for one."""
 
 from __future__ import annotations
 
@@ -21,9 +23,10 @@ def _stat(pid: int) -> list[str] | None:
 
 
 def is_running(pid: int) -> bool:
-    """Whether process ``pid`` runs (a zombie, ended and not yet reaped by its parent, does not)."""
+    """Whether process ``pid`` runs (a zombie, ended and not yet reaped by its parent, does not; nor
+    does a process that is dying)."""
     fields = _stat(pid)
-    return fields is not None and fields[0] != "Z"
+    return fields is not None and fields[0] not in ("Z", "X")
 
 
 def children_of(pid: int) -> list[int]:
@@ -49,6 +52,11 @@ def descendants(pid: int) -> list[int]:
             out.append(child)
             todo.append(child)
     return out
+
+
+def wait_gone(pid: int, timeout: float) -> bool:
+    """Whether process ``pid`` has ended within ``timeout`` seconds."""
+    return wait_until(lambda: not is_running(pid), timeout) is not None
 
 
 def wait_until(predicate, timeout: float, step: float = 0.02):
