@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 CLIENT_MESSAGE = 33  # X.h
+ENDED = ("Z", "X")  # /proc states of a process that has ended (a zombie, not yet reaped) or is dying
 
 
 def _stat(pid: int) -> list[str] | None:
@@ -23,17 +24,17 @@ def _stat(pid: int) -> list[str] | None:
 
 
 def is_running(pid: int) -> bool:
-    """Whether process ``pid`` runs (a zombie, ended and not yet reaped by its parent, does not; nor
-    does a process that is dying)."""
+    """Whether process ``pid`` runs (see ``ENDED``)."""
     fields = _stat(pid)
-    return fields is not None and fields[0] not in ("Z", "X")
+    return fields is not None and fields[0] not in ENDED
 
 
 def children_of(pid: int) -> list[int]:
+    """The running children of process ``pid``."""
     out = []
     for stat in Path("/proc").glob("[0-9]*/stat"):
         fields = _stat(int(stat.parent.name))
-        if fields is not None and int(fields[1]) == pid and fields[0] != "Z":
+        if fields is not None and int(fields[1]) == pid and fields[0] not in ENDED:
             out.append(int(stat.parent.name))
     return out
 
