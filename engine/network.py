@@ -230,6 +230,9 @@ def _loss_and_grads(layers, x, target):
     return loss, grads
 
 
+DECIDED = 10_000  # a score this far from 0 is a decided game (a win the search or the tables found): the result says it
+
+
 def targets(variant: Variant, data: dict, lam: float, k: float) -> np.ndarray:
     """The training target of each position, from its side to move's view (see the module docstring)."""
     turn = np.asarray(data["turn"], dtype=np.int64)
@@ -237,7 +240,7 @@ def targets(variant: Variant, data: dict, lam: float, k: float) -> np.ndarray:
     if "score" not in data:
         return result
     score = np.asarray(data["score"], dtype=np.float64)
-    known = np.abs(score) < 10_000  # wins found by the search: the result says it
+    known = np.abs(score) < DECIDED
     searched = 1.0 / (1.0 + np.exp(-np.clip(score, -3000, 3000) / k))
     return np.where(known, lam * searched + (1 - lam) * result, result)
 

@@ -12,6 +12,11 @@ capture for the side to move) after the random plies, with the game's result fro
 0.5, 0), and the score the self-play search gave it (centi-men, the side to move's view: a label
 for ``engine.network``'s training). A game longer than ``--max-plies`` counts as a draw.
 ``label`` searches the positions of such a file again, deeper, and writes them with those scores.
+``exact`` labels them with the endgame tables (``engine.egdb``) where they know: a position in the
+tables gets its own value as result and score, and every earlier position of its game the value of
+the game's first position in them (what perfect play from there gives, where the self-play search
+misplayed about one ending in thirty). A file's games are its runs of positions whose piece count
+never rises (a game keeps its positions in order, and the next one starts with a full board).
 
 ``fit`` turns each position into the evaluation's feature counts (``_eval.features``, White minus
 Black, each counted into an opening and an ending slot by the game phase) and fits the weights by
@@ -37,6 +42,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
@@ -179,6 +185,66 @@ def cmd_label(args) -> int:
     arrays: dict[str, Any] = {"variant": args.variant.name, "command": command, **data}
     np.savez_compressed(args.out, **arrays)
     print(f"wrote {len(data['score'])} positions to {args.out}")
+    return 0
+
+
+def game_starts(data: dict) -> np.ndarray:
+    """Where each game of a ``generate`` file starts: the positions whose piece count is more than
+    the one before them (see the module docstring)."""
+    count = np.zeros(len(data["white"]), dtype=np.int64)
+    for side in ("white", "black"):
+        bits = np.asarray(data[side], dtype=np.uint64)
+        for square in range(64):
+            count += ((bits >> np.uint64(square)) & np.uint64(1)).astype(np.int64)
+    return np.concatenate(([0], np.flatnonzero(np.diff(count) > 0) + 1)) if len(count) else np.zeros(0, np.int64)
+
+
+def exact(variant: Variant, data: dict, tables) -> tuple[dict, int, int]:
+    """``data`` labelled with ``tables`` (see the module docstring); with the number of positions in
+    the tables and of positions whose result changed."""
+    from .network import DECIDED
+    from .position import Position
+
+    result = np.array(data["result"], dtype=np.float32)
+    score = np.array(data["score"], dtype=np.int32) if "score" in data else None
+    points = {"win": 1.0, "draw": 0.5, "loss": 0.0}
+    known = 0
+    starts = game_starts(data)
+    for start, end in zip(starts, np.append(starts[1:], len(result)), strict=True):
+        first = None
+        for i in range(start, end):
+            turn = int(data["turn"][i])
+            probe = tables.probe(Position(variant, int(data["white"][i]), int(data["black"][i]),
+                                          int(data["kings"][i]), Color(turn)))
+            if probe is None:
+                continue
+            known += 1
+            first = i if first is None else first
+            result[i] = points[probe.value] if turn == 0 else 1.0 - points[probe.value]
+            if score is not None:
+                score[i] = {"win": DECIDED, "draw": 0, "loss": -DECIDED}[probe.value]
+        if first is not None:
+            result[start:first] = result[first]
+    changed = int(np.count_nonzero(result != data["result"]))
+    return {**data, "result": result, **({"score": score} if score is not None else {})}, known, changed
+
+
+def cmd_exact(args) -> int:
+    from . import egdb
+
+    tables = egdb.load(args.variant, args.tables)
+    if tables is None:
+        print(f"no {args.variant.name} endgame tables in {egdb.egdb_dir(args.tables)}: build them with "
+              f"python -m engine egdb build --variant {args.variant.name}", file=sys.stderr)
+        return 2
+    data, made_by = _load_positions([args.data], args.variant, optional=("score",))
+    started = time.monotonic()
+    data, known, changed = exact(args.variant, data, tables)
+    command = f"{made_by}; python -m engine tune exact --variant {args.variant.name} --data {args.data}"
+    arrays: dict[str, Any] = {"variant": args.variant.name, "command": command, **data}
+    np.savez_compressed(args.out, **arrays)
+    print(f"{len(game_starts(data))} games, {len(data['result'])} positions: {known} in the {tables.pieces}-piece "
+          f"tables, {changed} results changed, {time.monotonic() - started:.0f} s; wrote {args.out}")
     return 0
 
 
@@ -411,6 +477,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     lb.add_argument("--out", type=output_file, required=True,
                     help="the .npz file to write (the positions, their results and scores)")
     lb.set_defaults(func=cmd_label)
+    x = sub.add_parser("exact", help="label the positions of a generate file with the endgame tables where they know")
+    x.add_argument("--variant", type=variant_arg, default="american")
+    x.add_argument("--data", required=True, help="an .npz file of generate (or of label)")
+    x.add_argument("--tables", default=None, help="the tables' folder (default: the cache the game builds them in)")
+    x.add_argument("--out", type=output_file, required=True, help="the .npz file to write")
+    x.set_defaults(func=cmd_exact)
     h = sub.add_parser("hand", help="write the hand-set evaluation's numbers as a weights file")
     h.add_argument("--variant", type=variant_arg, default="american")
     h.add_argument("--out", type=output_file, required=True, help="the weights file to write")

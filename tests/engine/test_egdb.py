@@ -462,6 +462,40 @@ def test_cli_probe_without_tables_says_how_to_build(tmp_path):
     assert run.returncode == 2 and "egdb build --variant international" in run.stderr
 
 
+def test_tune_exact_labels_each_game_with_the_tables(small, tmp_path):
+    """``tune exact``: a game that reaches the tables takes their value as its result, from its first
+    position there back to its start; a position in the tables gets its own value as its score;
+    the next game (its piece count rises) and the positions of a game that never reaches them keep
+    theirs."""
+    from engine.network import DECIDED
+
+    fens = ["W:WK14,K22:BK32,K31", "W:WK14,K22:BK32", "B:WK14,K22:BK32", "W:W21-32:B1-12"]
+    positions = [Position.from_fen(AMERICAN, fen) for fen in fens]
+    tables = _tables(small, AMERICAN)
+    assert [tables.probe(p) is not None for p in positions] == [False, True, True, False]
+    assert (tables.probe(positions[1]).value, tables.probe(positions[2]).value) == ("win", "loss")
+    data = {"variant": "american", "command": "python -m engine tune generate (by hand)",
+            "white": np.array([p.white for p in positions], dtype=np.uint64),
+            "black": np.array([p.black for p in positions], dtype=np.uint64),
+            "kings": np.array([p.kings for p in positions], dtype=np.uint64),
+            "turn": np.array([int(p.turn) for p in positions], dtype=np.int8),
+            "result": np.array([0.5, 0.5, 0.5, 0.0], dtype=np.float32),  # White misplayed a won ending
+            "score": np.array([12, 40, -35, -5], dtype=np.int32)}
+    np.savez_compressed(tmp_path / "in.npz", **data)
+    run = _engine("tune", "exact", "--data", str(tmp_path / "in.npz"), "--tables", str(small),
+                  "--out", str(tmp_path / "out.npz"))
+    assert run.returncode == 0, run.stderr
+    assert "2 games, 4 positions: 2 in the 3-piece tables, 3 results changed" in run.stdout
+    with np.load(tmp_path / "out.npz") as out:
+        assert out["result"].tolist() == [1.0, 1.0, 1.0, 0.0]
+        assert out["score"].tolist() == [12, DECIDED, -DECIDED, -5]
+        assert "tune exact" in str(out["command"])
+    run = _engine("tune", "exact", "--data", str(tmp_path / "in.npz"), "--tables", str(tmp_path / "none"),
+                  "--out", str(tmp_path / "never.npz"))
+    assert run.returncode == 2 and "egdb build --variant american" in run.stderr
+    assert not (tmp_path / "never.npz").exists()
+
+
 # --- the full tables (slow) ----------------------------------------------------------------------
 
 
