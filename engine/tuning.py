@@ -191,23 +191,22 @@ def cmd_label(args) -> int:
 def game_starts(data: dict) -> np.ndarray:
     """Where each game of a ``generate`` file starts: the positions whose piece count is more than
     the one before them (see the module docstring)."""
-    count = np.zeros(len(data["white"]), dtype=np.int64)
-    for side in ("white", "black"):
-        bits = np.asarray(data[side], dtype=np.uint64)
-        for square in range(64):
-            count += ((bits >> np.uint64(square)) & np.uint64(1)).astype(np.int64)
+    pieces = np.asarray(data["white"], dtype=np.uint64) | np.asarray(data["black"], dtype=np.uint64)
+    count = np.zeros(len(pieces), dtype=np.int64)
+    for square in range(64):
+        count += ((pieces >> np.uint64(square)) & np.uint64(1)).astype(np.int64)
     return np.concatenate(([0], np.flatnonzero(np.diff(count) > 0) + 1)) if len(count) else np.zeros(0, np.int64)
 
 
-def exact(variant: Variant, data: dict, tables) -> tuple[dict, int, int]:
-    """``data`` labelled with ``tables`` (see the module docstring); with the number of positions in
-    the tables and of positions whose result changed."""
+def exact(variant: Variant, data: dict, tables) -> tuple[dict, int, int, int]:
+    """``data`` labelled with ``tables`` (see the module docstring); with the number of games, of
+    positions in the tables and of positions whose result changed."""
     from .network import DECIDED
     from .position import Position
 
+    labels = {"win": (1.0, DECIDED), "draw": (0.5, 0), "loss": (0.0, -DECIDED)}  # (points, score) to move
     result = np.array(data["result"], dtype=np.float32)
     score = np.array(data["score"], dtype=np.int32) if "score" in data else None
-    points = {"win": 1.0, "draw": 0.5, "loss": 0.0}
     known = 0
     starts = game_starts(data)
     for start, end in zip(starts, np.append(starts[1:], len(result)), strict=True):
@@ -220,13 +219,15 @@ def exact(variant: Variant, data: dict, tables) -> tuple[dict, int, int]:
                 continue
             known += 1
             first = i if first is None else first
-            result[i] = points[probe.value] if turn == 0 else 1.0 - points[probe.value]
+            points, searched = labels[probe.value]
+            result[i] = points if turn == 0 else 1.0 - points
             if score is not None:
-                score[i] = {"win": DECIDED, "draw": 0, "loss": -DECIDED}[probe.value]
+                score[i] = searched
         if first is not None:
             result[start:first] = result[first]
     changed = int(np.count_nonzero(result != data["result"]))
-    return {**data, "result": result, **({"score": score} if score is not None else {})}, known, changed
+    labelled = {**data, "result": result, **({"score": score} if score is not None else {})}
+    return labelled, len(starts), known, changed
 
 
 def cmd_exact(args) -> int:
@@ -239,11 +240,11 @@ def cmd_exact(args) -> int:
         return 2
     data, made_by = _load_positions([args.data], args.variant, optional=("score",))
     started = time.monotonic()
-    data, known, changed = exact(args.variant, data, tables)
+    data, games, known, changed = exact(args.variant, data, tables)
     command = f"{made_by}; python -m engine tune exact --variant {args.variant.name} --data {args.data}"
     arrays: dict[str, Any] = {"variant": args.variant.name, "command": command, **data}
     np.savez_compressed(args.out, **arrays)
-    print(f"{len(game_starts(data))} games, {len(data['result'])} positions: {known} in the {tables.pieces}-piece "
+    print(f"{games} games, {len(data['result'])} positions: {known} in the {tables.pieces}-piece "
           f"tables, {changed} results changed, {time.monotonic() - started:.0f} s; wrote {args.out}")
     return 0
 
