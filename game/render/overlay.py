@@ -64,7 +64,8 @@ class PixelCopy:
     for a blit only of a whole framebuffer into one of its format; a scissored blit, and any blit
     into the window (whose format differs), it draws as a generic textured pass, about twice this
     one's cost for the 3D view of a 1280x800 window (2.3 against 1.6 ms) and four times between
-    textures (3.4 against 0.9 ms).
+    textures (3.4 against 0.9 ms). The pass reads the picture through a nearest-filtering sampler
+    of its own, whatever filter the picture's texture has, so each pixel is its texel unchanged.
     """
 
     def __init__(self, ctx: moderngl.Context):
@@ -72,6 +73,7 @@ class PixelCopy:
         self.program = load_program(ctx, "present", ("COLOUR_ONLY",))
         self.program["u_image"].value = 0
         self.vao = ctx.vertex_array(self.program, [])
+        self.sampler = ctx.sampler(filter=(moderngl.NEAREST, moderngl.NEAREST), repeat_x=False, repeat_y=False)
 
     def copy(self, target: moderngl.Framebuffer, picture: moderngl.Texture, rects) -> None:
         """Copy ``picture`` into ``target`` inside each of ``rects`` (x, y, width, height in GL pixels);
@@ -81,13 +83,17 @@ class PixelCopy:
         kept = ctx.viewport  # (moderngl keeps a viewport per framebuffer, which use() sets)
         ctx.viewport = (0, 0, *target.size)  # the whole target, so that a fragment's place is its texel's
         ctx.disable(moderngl.DEPTH_TEST | moderngl.BLEND | moderngl.CULL_FACE)
+        self.program["u_scale"].value = (target.size[0] / picture.size[0], target.size[1] / picture.size[1])
         picture.use(0)
+        self.sampler.use(0)
         for rect in rects:
             ctx.scissor = rect
             self.vao.render(moderngl.TRIANGLES, vertices=3)
+        self.sampler.clear(0)  # unit 0 reads with its textures' own filters again
         ctx.scissor = None
         ctx.viewport = kept
 
     def release(self) -> None:
+        self.sampler.release()
         self.vao.release()
         self.program.release()

@@ -151,3 +151,26 @@ def test_overlay_composites_a_pygame_surface(gl):
     assert tuple(image[32, 70]) == (255, 0, 0)  # top strip, at the rectangle's top (top-left origin)
     assert tuple(image[60, 70]) == (0, 0, 255)
     assert tuple(image[10, 10]) == (0, 0, 0)
+
+
+@pytest.mark.parametrize("size", [(200, 100), (137, 61)], ids=["as-target", "smaller"])
+def test_pixel_copy_puts_each_texel_unchanged_inside_its_rectangles(gl, size):
+    from game.render.overlay import PixelCopy
+
+    rng = np.random.default_rng(7)
+    w, h = size
+    texels = rng.integers(0, 256, (h, w, 4), dtype=np.uint8)
+    picture = gl.texture(size, 4, texels.tobytes())  # linear filtering, as moderngl makes textures
+    fbo = gl.simple_framebuffer((200, 100))
+    fbo.use()
+    gl.clear(0.0, 0.0, 0.0)
+    copy = PixelCopy(gl)
+    rects = [(0, 0, 60, 40), (70, 20, w - 70, h - 20)]
+    copy.copy(fbo, picture, rects)
+    image = np.frombuffer(fbo.read(components=3), np.uint8).reshape(100, 200, 3)  # GL rows, as the texels
+    for px, py, pw, ph in rects:
+        assert (image[py:py + ph, px:px + pw] == texels[py:py + ph, px:px + pw, :3]).all(), (size, px, py)
+    assert not image[50:, 60:70].any() and not image[h:].any()  # outside the rectangles: untouched
+    copy.release()
+    picture.release()
+    fbo.release()
