@@ -62,6 +62,11 @@ MAX_RESTARTS = 3  # deaths in a row, with no Ready in between, before the client
 # (bench positions searched 1 M - 5 M nodes deep: 24.9 M nodes in all with 64 MB, 23.9 M with 32 MB)
 # and leaves room for the endgame tables.
 TT_SIZE_MB = 32
+# The worker's niceness above the game's: a search takes whole cores for seconds, the window needs a
+# few ms of processor now and then to draw; on a machine with a core or two (and a software GL whose
+# drawing threads compete with the search) the window then gets the processor when it asks for it,
+# and the search loses only those ms.
+WORKER_NICE = 10
 
 
 # --- messages to the worker ---------------------------------------------------------------------
@@ -308,9 +313,11 @@ def _compile() -> None:
     Searcher(tt_size_mb=1, endgame_tables=True).warm_up()
 
 
-def _serve(requests, replies, flags_buffer, tt_size_mb: int, started: float) -> None:
-    """The worker's main loop (the target of the spawned process)."""
+def _serve(requests, replies, flags_buffer, tt_size_mb: int, started: float, nice: int = 0) -> None:
+    """The worker's main loop (the target of the spawned process), ``nice`` steps below the game's priority."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C in a terminal is the game's to handle
+    if nice and hasattr(os, "nice"):  # (not on Windows)
+        os.nice(nice)
     parent = multiprocessing.parent_process()
     if parent is not None:
         threading.Thread(target=_exit_with, args=(parent,), name="parent-watch", daemon=True).start()
@@ -450,6 +457,7 @@ class EngineClient:
     """
 
     tt_size_mb: int = TT_SIZE_MB
+    nice: int = WORKER_NICE  # how far below the game's the worker's priority is (see WORKER_NICE)
     restarts: int = 0  # how many times a dead worker was replaced
     _worker: _Process | None = field(default=None, repr=False)
     _pending: dict[int, Request] = field(default_factory=dict, repr=False)
@@ -458,10 +466,10 @@ class EngineClient:
     _failed: str | None = None
 
     @classmethod
-    def start(cls, tt_size_mb: int = TT_SIZE_MB) -> "EngineClient":
+    def start(cls, tt_size_mb: int = TT_SIZE_MB, nice: int = WORKER_NICE) -> "EngineClient":
         """Start the worker process; it reports Ready (seen through :meth:`poll`) once its kernels are
         compiled or loaded. Requests may be sent before that: they wait in the queue."""
-        client = cls(tt_size_mb=tt_size_mb)
+        client = cls(tt_size_mb=tt_size_mb, nice=nice)
         client._spawn()
         return client
 
@@ -470,7 +478,7 @@ class EngineClient:
         flags_buffer = ctx.RawArray(_FLAG_CODE, 2)
         requests, replies = ctx.Queue(), ctx.Queue()
         process = ctx.Process(target=_serve, name="checkers-engine", daemon=True,
-                              args=(requests, replies, flags_buffer, self.tt_size_mb, time.time()))
+                              args=(requests, replies, flags_buffer, self.tt_size_mb, time.time(), self.nice))
         process.start()
         self._worker = _Process(process, requests, replies, np.frombuffer(flags_buffer, dtype=_FLAG_DTYPE))
 

@@ -16,7 +16,7 @@ from processes import children_of, command_line, is_running, wait_gone
 from engine import AMERICAN, INTERNATIONAL, Position
 from engine.game import Game
 from engine.search import MATE, Limits
-from engine.worker import BestMove, DrawAnswer, EngineClient, Error, GameScores, Info, PlyScore, Ready, Search
+from engine.worker import WORKER_NICE, BestMove, DrawAnswer, EngineClient, Error, GameScores, Info, PlyScore, Ready, Search
 
 LONG = Limits(movetime=600.0)  # a search that only a stop can end within any test's timeout
 TIMEOUT = 300.0  # generous: a fresh worker may have to compile the numba cache on a busy machine
@@ -211,6 +211,14 @@ def test_a_killed_worker_is_replaced_and_the_request_still_answered(client):
     assert any(isinstance(r, Ready) for r in replies)
     assert isinstance(replies[-1], BestMove) and replies[-1].move in game.position.legal_moves()
     assert not is_running(old_pid)
+
+
+@pytest.mark.skipif(not hasattr(os, "getpriority"), reason="niceness is a Unix thing")
+def test_the_worker_yields_the_processor_to_the_game(client):
+    # it searches below the game's priority, so the window's frames get a core when they ask for one
+    own = os.getpriority(os.PRIO_PROCESS, 0)
+    assert client.nice == WORKER_NICE > 0
+    assert os.getpriority(os.PRIO_PROCESS, client.pid) == min(19, own + WORKER_NICE)
 
 
 def test_close_during_a_search_leaves_no_process():
