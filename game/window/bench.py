@@ -21,17 +21,38 @@ processor time is what it costs.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
+import os
 import random
 import statistics
+import tempfile
 import time
-from typing import Any
+from typing import Any, Iterator
 
 IDLE_FRAMES = 60
 ORBIT_FRAMES = 30
 THINK_ORBIT_FROM = 10  # frames into the computer's search
 KINDS = ("idle", "thinking", "animating", "camera", "camera+think")
+
+
+@contextlib.contextmanager
+def _own_files() -> Iterator[str]:
+    """The benchmarks' settings, results, saves and saved games in a fresh temporary folder, which
+    is removed after (a player's own are neither read nor changed); the environment as it was after."""
+    names = ("CHECKERS3D_DATA_DIR", "CHECKERS3D_CONFIG_DIR", "CHECKERS3D_GAMES_DIR")
+    before = {name: os.environ.get(name) for name in names}
+    with tempfile.TemporaryDirectory() as folder:
+        os.environ.update({name: folder for name in names})
+        try:
+            yield folder
+        finally:
+            for name, value in before.items():
+                if value is None:
+                    os.environ.pop(name, None)
+                else:
+                    os.environ[name] = value
 
 
 def _summary(times_s: list[float]) -> dict:
@@ -47,7 +68,25 @@ def _summary(times_s: list[float]) -> dict:
 
 
 def bench_window(frames: int, size: tuple[int, int], as_json: bool = False, seed: int = 1) -> int:
-    """Run the scripted game for ``frames`` timed frames and print the frame times per kind."""
+    """Run the scripted game for ``frames`` timed frames (in a folder of its own: see :func:`_own_files`)
+    and print the frame times per kind."""
+    with _own_files():
+        result = _frame_times(frames, size, seed)
+    if as_json:
+        print(json.dumps({"size": list(size), "frames": frames, "kinds": result}))
+    else:
+        print(f"window {size[0]}x{size[1]}, {frames} frames of a Hard game (ms; 'drawn' leaves out frames where "
+              "nothing changed, which draw nothing; 'cpu' is the processor time of the drawn frames)")
+        for kind, parts in result.items():
+            for which, s in parts.items():
+                if s["frames"]:
+                    print(f"  {kind:12s} {which.replace('drawn_', ''):5s} {s['frames']:5d} frames  median {s['median_ms']:6.1f}  "
+                          f"p95 {s['p95_ms']:6.1f}  p99 {s['p99_ms']:6.1f}  max {s['max_ms']:6.1f}")
+    return 0
+
+
+def _frame_times(frames: int, size: tuple[int, int], seed: int) -> dict:
+    """The scripted game's frame times: per kind of frame, summaries of all, the drawn, their processor time."""
     import pygame
 
     from game.modes import Level
@@ -116,20 +155,9 @@ def bench_window(frames: int, size: tuple[int, int], as_json: bool = False, seed
             clock.tick(60)
     finally:
         app.close()
-    result = {kind: {"all": _summary([t for t, _, _ in rows]), "drawn": _summary([t for t, _, drew in rows if drew]),
-                     "drawn_cpu": _summary([cpu for _, cpu, drew in rows if drew])}
-              for kind, rows in samples.items()}
-    if as_json:
-        print(json.dumps({"size": list(size), "frames": frames, "kinds": result}))
-    else:
-        print(f"window {size[0]}x{size[1]}, {frames} frames of a Hard game (ms; 'drawn' leaves out frames where "
-              "nothing changed, which draw nothing; 'cpu' is the processor time of the drawn frames)")
-        for kind, parts in result.items():
-            for which, s in parts.items():
-                if s["frames"]:
-                    print(f"  {kind:12s} {which.replace('drawn_', ''):5s} {s['frames']:5d} frames  median {s['median_ms']:6.1f}  "
-                          f"p95 {s['p95_ms']:6.1f}  p99 {s['p99_ms']:6.1f}  max {s['max_ms']:6.1f}")
-    return 0
+    return {kind: {"all": _summary([t for t, _, _ in rows]), "drawn": _summary([t for t, _, drew in rows if drew]),
+                   "drawn_cpu": _summary([cpu for _, cpu, drew in rows if drew])}
+            for kind, rows in samples.items()}
 
 
 def _launch_child(size: tuple[int, int]) -> None:
@@ -165,10 +193,8 @@ def bench_launch(runs: int, size: tuple[int, int], as_json: bool = False) -> int
     """Launch the game ``runs`` times warm (numba's cache as it is) and ``runs`` times cold (an
     empty cache directory each time) and print the seconds from starting the process to the mode
     screen, to the 3D board on it, and to the rules engine being ready."""
-    import os
     import subprocess
     import sys
-    import tempfile
 
     code = f"from game.window.bench import _launch_child; _launch_child({tuple(size)!r})"
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -202,17 +228,13 @@ def bench_memory(size: tuple[int, int], as_json: bool = False, plies: int = 20, 
     an American ending, where the search probes the endgame tables (when they are built). ``trace``: also
     the game process's largest Python allocations (tracemalloc, from the start; it costs memory and
     time itself, so the totals are higher)."""
-    import os
-    import tempfile
-
     from game.window import memory
 
     if trace:
         import tracemalloc
 
         tracemalloc.start()
-    with tempfile.TemporaryDirectory() as data:
-        os.environ["CHECKERS3D_DATA_DIR"] = data
+    with _own_files():
         rows = _memory_scenario(size, plies, trace, seed)
     if as_json:
         print(json.dumps(rows))
@@ -309,8 +331,6 @@ def _memory_scenario(size: tuple[int, int], plies: int, trace: bool, seed: int) 
 
 def _measure(moment: str, app, trace: bool) -> dict:
     """The memory of the game's processes now (see :mod:`game.window.memory`)."""
-    import os
-
     from game.window import memory
 
     client = app.loader.client
