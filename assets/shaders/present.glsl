@@ -1,9 +1,9 @@
 // Copies the cached still part of the board (colour and depth) into the target where pieces move,
-// so that they are hidden correctly behind standing ones. With COLOUR_ONLY: a picture's colour alone,
-// pixel for pixel (overlay.py's PixelCopy), over the whole target.
+// so that they are hidden correctly behind standing ones. With COLOUR_ONLY: a picture's colour alone
+// (overlay.py's PixelCopy), pixel for pixel over the whole target, or enlarged to fill a viewport.
 #if defined VERTEX_SHADER
 #ifdef COLOUR_ONLY
-uniform vec2 u_scale;  // the target's size over the picture's
+uniform vec2 u_scale;  // the viewport's size over the picture's (1: the picture fills the viewport)
 #endif
 out vec2 v_uv;
 void main() {

@@ -66,6 +66,7 @@ class PixelCopy:
     one's cost for the 3D view of a 1280x800 window (2.3 against 1.6 ms) and four times between
     textures (3.4 against 0.9 ms). The pass reads the picture through a nearest-filtering sampler
     of its own, whatever filter the picture's texture has, so each pixel is its texel unchanged.
+    :meth:`copy_scaled` is the same pass enlarging a smaller picture into a viewport.
     """
 
     def __init__(self, ctx: moderngl.Context):
@@ -78,18 +79,30 @@ class PixelCopy:
     def copy(self, target: moderngl.Framebuffer, picture: moderngl.Texture, rects) -> None:
         """Copy ``picture`` into ``target`` inside each of ``rects`` (x, y, width, height in GL pixels);
         leaves ``target`` bound with its viewport as it was, the scissor, blending and depth testing off."""
+        scale = (target.size[0] / picture.size[0], target.size[1] / picture.size[1])
+        self._pass(target, picture, (0, 0, *target.size), scale, rects, self.sampler)
+
+    def copy_scaled(self, target: moderngl.Framebuffer, picture: moderngl.Texture, viewport: tuple, rects) -> None:
+        """Copy all of ``picture`` scaled to fill the GL ``viewport`` (x, y, width, height) of ``target``
+        through the picture's own filter (linear: a smooth enlargement), inside each of ``rects``; leaves
+        the state as :meth:`copy` does."""
+        self._pass(target, picture, viewport, (1.0, 1.0), rects, None)
+
+    def _pass(self, target, picture, viewport: tuple, scale: tuple, rects, sampler) -> None:
         ctx = self.ctx
         target.use()
         kept = ctx.viewport  # (moderngl keeps a viewport per framebuffer, which use() sets)
-        ctx.viewport = (0, 0, *target.size)  # the whole target, so that a fragment's place is its texel's
+        ctx.viewport = viewport  # a fragment's place in it is its texel's, scaled by ``scale``
         ctx.disable(moderngl.DEPTH_TEST | moderngl.BLEND | moderngl.CULL_FACE)
-        self.program["u_scale"].value = (target.size[0] / picture.size[0], target.size[1] / picture.size[1])
+        self.program["u_scale"].value = scale
         picture.use(0)
-        self.sampler.use(0)
+        if sampler is not None:
+            sampler.use(0)
         for rect in rects:
             ctx.scissor = rect
             self.vao.render(moderngl.TRIANGLES, vertices=3)
-        self.sampler.clear(0)  # unit 0 reads with its textures' own filters again
+        if sampler is not None:
+            sampler.clear(0)  # unit 0 reads with its textures' own filters again
         ctx.scissor = None
         ctx.viewport = kept
 

@@ -19,10 +19,10 @@ from .instances import Instances
 # MOTION_SCALE_MIN) when a frame takes longer than MOTION_FRAME_S, up again when it is quick.
 MOTION_SCALE_MIN = 0.3
 MOTION_SCALE_STEP = 0.05
-# The drawing alone (the scene, reading it back, scaling it up): the frame adds its copy into the window
-# (2-3 ms at 1280x800 on llvmpipe) and the flip, within 8 ms. Below about 0.35 of the resolution the
-# scene's own cost hardly falls (its draws, not its pixels), so a smaller budget only blurs the picture.
-MOTION_FRAME_S = 0.0035
+# The reduced scene's drawing alone (finished): the frame adds its enlarged copy into the window (2-3 ms
+# at 1280x800 on llvmpipe) and the flip, within 8 ms. Below about 0.35 of the resolution the scene's own
+# cost hardly falls (its draws, not its pixels), so a smaller budget only blurs the picture.
+MOTION_FRAME_S = 0.0025
 
 
 class Layers:
@@ -92,57 +92,41 @@ class Layers:
 
 
 class Reduced:
-    """The picture drawn at reduced resolution while the camera moves, and its copy scaled up to
-    the GL ``viewport`` (in a layer laid out like the target, which a pixel-for-pixel copy shows).
+    """The picture drawn at reduced resolution while the camera moves, for the GL ``viewport``:
+    a frame shows it enlarged by a linearly filtered pass (``PixelCopy.copy_scaled``).
 
-    The scaling is done on the CPU (pygame's smoothscale, SIMD code): a software renderer pays
-    about as much for a filtered full-window textured pass, or a scaling blit, as for drawing the
-    scene at full resolution, and about half that for a same-size copy (``PixelCopy``).
+    Enlarging on the GPU side, even a software one, beats doing it on the CPU (reading the picture
+    back, pygame's smoothscale, writing a full-size texture and copying that pixel for pixel): the
+    same picture, and about 1 ms less a moving frame on llvmpipe at 1280x800, where the copy into the
+    window costs the same whichever the source.
     """
 
     def __init__(self, ctx, viewport: tuple[int, int, int, int], scale: float):
-        import pygame
-
-        vx, vy, w, h = viewport
         self.ctx = ctx
         self.viewport = viewport
-        self.large = pygame.Surface((w, h), 0, pygame.image.frombuffer(bytearray(4), (1, 1), "RGBA"))  # as the reduced
-        self.large_colour = ctx.texture((vx + w, vy + h), 4)
         self.scale: float | None = None
         self.key: tuple | None = None  # what the picture shows (BoardRenderer._draw_reduced)
         self.moving: list = []  # where its moving pieces are drawn (GL rectangles in the reduced picture)
         self.rescale(scale)
 
     def rescale(self, scale: float) -> None:
-        """Draw at ``scale`` from now on: new reduced buffers, the full-size ones kept (a dynamic
-        scale changes often, and allocating those costs a software renderer several ms)."""
-        import pygame
-
+        """Draw at ``scale`` from now on: new buffers of that size."""
         if scale == self.scale:
             return
         if self.scale is not None:
-            for obj in (self.fbo, self.depth, self.colour):
-                obj.release()
+            self.release()
         vx, vy, w, h = self.viewport
         self.scale = scale
         self.size = (max(1, round(w * scale)), max(1, round(h * scale)))
         self.key = None
         self.colour: moderngl.Texture = self.ctx.texture(self.size, 4)
+        self.colour.filter = (moderngl.LINEAR, moderngl.LINEAR)
+        self.colour.repeat_x = self.colour.repeat_y = False  # an edge's pixels blend with their own side only
         self.depth: moderngl.Renderbuffer = self.ctx.depth_renderbuffer(self.size)
         self.fbo: moderngl.Framebuffer = self.ctx.framebuffer([self.colour], self.depth)
-        self.pixels = bytearray(self.size[0] * self.size[1] * 4)
-        self.small = pygame.image.frombuffer(self.pixels, self.size, "RGBA")  # shares ``pixels``
-
-    def scale_up(self) -> None:
-        """Copy the reduced picture, scaled up, into the full-size layer (rows stay in GL order)."""
-        import pygame
-
-        self.fbo.read_into(self.pixels, components=4)
-        pygame.transform.smoothscale(self.small, self.large.get_size(), self.large)
-        self.large_colour.write(self.large.get_view("1"), viewport=self.viewport)
 
     def release(self) -> None:
-        for obj in (self.large_colour, self.fbo, self.depth, self.colour):
+        for obj in (self.fbo, self.depth, self.colour):
             obj.release()
 
 
@@ -204,8 +188,7 @@ class ViewCache:
 
     def drop_reduced(self) -> None:
         """Free the reduced picture: the cached pictures are complete and show the still camera.
-        Its buffers (a full-size texture and surface, the reduced ones: about 7 MB for a window's
-        board) would otherwise wait for the next camera move, which makes them again in a few ms."""
+        Its buffers would otherwise wait for the next camera move, which makes them again at once."""
         if self.reduced is not None:
             self.reduced.release()
             self.reduced = None

@@ -311,7 +311,7 @@ class BoardRenderer:
         ctx = self.ctx
         layers = view.layers
         assert layers is not None
-        view.drop_reduced()  # until the camera moves again (7 MB a window: see ViewCache.drop_reduced)
+        view.drop_reduced()  # until the camera moves again (see ViewCache.drop_reduced)
         gl_viewport = viewport.gl()
         boxes = moving_boxes(frame.view_proj_matrix, gl_viewport, frame.moving)
         target.use()
@@ -413,12 +413,12 @@ class BoardRenderer:
             ctx.viewport = ctx.scissor = small
             if not camera_moving and reduced.key is not None and reduced.key[:3] == key[:3]:
                 # the same picture but for the moving pieces: drawn again only where they were and are
-                # (a software renderer's cost is its pixels; the scaling up below stays whole)
+                # (a software renderer's cost is its pixels)
                 ctx.scissor = bounding(reduced.moving + moving) if reduced.moving or moving else (0, 0, 0, 0)
             ctx.clear(*CLEAR_COLOUR, 1.0, depth=1.0)
             self._draw_scene(frame, reduced.fbo, self.motion_piece_mesh)
             ctx.disable(moderngl.DEPTH_TEST | moderngl.BLEND | moderngl.CULL_FACE)
-            reduced.scale_up()  # reads the picture back, so the time below is of finished work
+            ctx.finish()  # a software renderer works lazily: the time below is of finished work
             reduced.key, reduced.moving = key, moving
             if camera_moving:
                 view.adapt_scale(time.perf_counter() - started, self.motion_scale)
@@ -430,7 +430,7 @@ class BoardRenderer:
         else:  # the same picture but (maybe) for the moving pieces: where they were and are
             rects = [] if reused else shown.boxes + boxes
         if rects:
-            self.pixel_copy.copy(target, reduced.large_colour, rects)
+            self.pixel_copy.copy_scaled(target, reduced.colour, gl_viewport, rects)
         view.shown = Shown(reduced, gl_viewport, boxes, picture_key)
         view.reduced_last = True
         return reused

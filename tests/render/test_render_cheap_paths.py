@@ -1,5 +1,5 @@
 """What keeps a software renderer's frames cheap: the baked board and its glint variant, FXAA only
-along the board's edges, the reduced picture's buffers, the board image kept between settings.
+along the board's edges, the reduced picture enlarged on the GPU, the board image kept between settings.
 Behaviour only, no timing."""
 
 from __future__ import annotations
@@ -87,19 +87,41 @@ def test_square_numbers_are_written_on_a_copy_of_the_kept_board_image():
     assert np.array_equal(board_image(INTERNATIONAL, 200), plain)  # the kept image is unchanged
 
 
-def test_a_new_motion_scale_keeps_the_full_size_buffers(gl):
+def test_the_reduced_picture_is_enlarged_smoothly_into_its_viewport(gl):
+    from game.render.overlay import PixelCopy
     from game.render.pictures import Reduced
 
-    reduced = Reduced(gl, (10, 20, 400, 300), 0.5)
+    viewport = (40, 20, 120, 60)  # GL pixels in a 200x100 target
+    target = gl.framebuffer(gl.renderbuffer((200, 100), 4))
+    reduced = Reduced(gl, viewport, 0.5)
+    copy = PixelCopy(gl)
     try:
-        large = reduced.large_colour
-        assert reduced.size == (200, 150)
+        assert reduced.size == (60, 30) and reduced.fbo.size == (60, 30)
         reduced.rescale(0.3)
-        assert reduced.size == (120, 90) and reduced.key is None and reduced.large_colour is large
-        assert reduced.fbo.size == (120, 90) and len(reduced.pixels) == 120 * 90 * 4
-        reduced.scale_up()
+        assert reduced.size == (36, 18) and reduced.fbo.size == (36, 18) and reduced.key is None
+        reduced.rescale(0.5)
+        target.use()
+        gl.clear(0.0, 0.0, 1.0, 1.0)
+        reduced.fbo.use()
+        gl.clear(0.0, 0.0, 0.0, 1.0)  # the picture: black on the left, white on the right
+        gl.scissor = (30, 0, 30, 30)
+        gl.clear(1.0, 1.0, 1.0, 1.0)
+        gl.scissor = None
+        copy.copy_scaled(target, reduced.colour, viewport, [viewport])
+        pixels = np.frombuffer(target.read(components=3), np.uint8).reshape(100, 200, 3).astype(int)
+        assert gl.error == "GL_NO_ERROR"
     finally:
+        copy.release()
         reduced.release()
+        gl.detect_framebuffer(0).use()  # moderngl rebinds the bound framebuffer: not a released one
+        target.release()
+    inside = pixels[20:80, 40:160]
+    outside = np.ones((100, 200), bool)
+    outside[20:80, 40:160] = False
+    assert (pixels[outside] == (0, 0, 255)).all()  # nothing drawn outside the viewport
+    assert (inside[:, :55] == 0).all() and (inside[:, 65:] == 255).all()  # each half where it belongs
+    edge = inside[30, 55:65, 0]
+    assert ((edge > 20) & (edge < 235)).sum() >= 1 and (np.diff(edge) >= 0).all()  # a smooth step, not a jump
 
 
 def test_a_window_renderer_makes_board_images_in_the_background(gl, monkeypatch):

@@ -170,16 +170,16 @@ def test_a_kept_target_is_not_copied_the_same_reduced_picture_while_the_build_go
     r = BoardRenderer(gl, samples=4, texture_pixels=512, software=True, motion_scale=0.5)
     r.build_budget_s = 0.0  # one band a frame
     copies = []
-    copy = PixelCopy.copy
-    monkeypatch.setattr(PixelCopy, "copy", lambda self, target, picture, rects: (
-        copies.append(picture) if target is fbo else None, copy(self, target, picture, rects))[1])
+    copy = PixelCopy._pass  # under copy and copy_scaled
+    monkeypatch.setattr(PixelCopy, "_pass", lambda self, target, picture, *args: (
+        copies.append(picture) if target is fbo else None, copy(self, target, picture, *args))[1])
     turned = replace(selected, camera=Camera.preset("angled").orbited(20, 0))
     try:
         r.draw(selected, 0.0, VIEWPORT, target=fbo, kept=True)
         r.draw(replace(selected, camera=Camera.preset("angled").orbited(40, 0)), 0.0, VIEWPORT, target=fbo, kept=True)
         copies.clear()
         r.draw(turned, 0.0, VIEWPORT, target=fbo, kept=True)  # the camera's last move: a new reduced picture
-        assert copies == [r._view.reduced.large_colour]
+        assert copies == [r._view.reduced.colour]
         frames = 0
         while not r.is_settled:
             r.draw(turned, 0.0, VIEWPORT, target=fbo, kept=True)
@@ -203,19 +203,19 @@ def test_pieces_moving_while_the_pictures_are_rebuilt_update_a_kept_target_only_
     angled = Camera.preset("angled")
     renderers = [BoardRenderer(gl, samples=4, texture_pixels=512, software=True, motion_scale=0.5) for _ in range(2)]
     copied = []
-    copy = PixelCopy.copy
+    copy = PixelCopy._pass  # under copy and copy_scaled
 
-    def counting_copy(self, target, picture, rects):
+    def counting_copy(self, target, picture, viewport, scale, rects, sampler):
         if target is fbo:
             copied.extend(w * h for _, _, w, h in rects)
-        return copy(self, target, picture, rects)
+        return copy(self, target, picture, viewport, scale, rects, sampler)
 
     try:
         for r in renderers:
             r.build_budget_s = 0.0  # one band a frame: the rebuild lasts the whole move
             r._view.scale_now = 0.3  # the smallest picture a busy machine's dynamic resolution may reach
             r.draw(replace(moving, camera=angled.orbited(20, 0), animation=None), 0.0, VIEWPORT, target=fbo)
-        monkeypatch.setattr(PixelCopy, "copy", counting_copy)
+        monkeypatch.setattr(PixelCopy, "_pass", counting_copy)
         view = VIEWPORT.width * VIEWPORT.height
         for i, t in enumerate(np.arange(0.0, anim.landed_time, 1 / 60)):
             images = []
