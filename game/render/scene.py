@@ -418,9 +418,9 @@ class BoardRenderer:
             ctx.clear(*CLEAR_COLOUR, 1.0, depth=1.0)
             self._draw_scene(frame, reduced.fbo, self.motion_piece_mesh)
             ctx.disable(moderngl.DEPTH_TEST | moderngl.BLEND | moderngl.CULL_FACE)
-            ctx.finish()  # a software renderer works lazily: the time below is of finished work
             reduced.key, reduced.moving = key, moving
             if camera_moving:
+                ctx.finish()  # a software renderer works lazily: the time is of finished work
                 view.adapt_scale(time.perf_counter() - started, self.motion_scale)
         boxes = [] if camera_moving else moving_boxes(frame.view_proj_matrix, gl_viewport, frame.moving,
                                                      REDUCED_BLUR_PX)
