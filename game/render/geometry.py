@@ -47,14 +47,14 @@ def square_at(variant: Variant, x: float, z: float) -> int | None:
 
 # --- pieces -------------------------------------------------------------------------------------
 
-def _piece_profile() -> list[list[tuple[float, float, float, float]]]:
+def _piece_profile(bevel_steps: tuple[int, int] = (2, 3)) -> list[list[tuple[float, float, float, float]]]:
     """The turned outline of a man as strips of (radius, height, normal_r, normal_y), from the rim's
     foot up and inward across the top.
 
     Each strip is shaded smoothly; between strips the edge is hard. The bottom is left out (the
     camera is always above the board, so it is never seen) and the top's concentric grooves and
     the rim's ridges are shaded in piece.glsl rather than modelled: the software renderer's cost
-    is mostly per triangle.
+    is mostly per triangle. ``bevel_steps``: the segments of the foot's and the top's rounded edges.
     """
     R, H = PIECE_RADIUS, PIECE_HEIGHT
     bevel = 0.022
@@ -67,9 +67,9 @@ def _piece_profile() -> list[list[tuple[float, float, float, float]]]:
             pts.append((cr + rad * nr, cy + rad * ny, nr, ny))
         return pts
 
-    lower = arc(R - bevel, bevel, bevel, -math.pi / 2, 0.0, 2)
+    lower = arc(R - bevel, bevel, bevel, -math.pi / 2, 0.0, bevel_steps[0])
     rim = [(R, bevel, 1.0, 0.0), (R, H - bevel, 1.0, 0.0)]
-    upper = arc(R - bevel, H - bevel, bevel, 0.0, math.pi / 2, 3)
+    upper = arc(R - bevel, H - bevel, bevel, 0.0, math.pi / 2, bevel_steps[1])
     top = [(R - bevel, H, 0.0, 1.0), (0.0, H, 0.0, 1.0)]
     # One continuous path up the rim and inward across the top, so every strip winds the same
     # way (counter-clockwise seen from outside).
@@ -100,9 +100,10 @@ def lathe(strips, segments: int) -> tuple[np.ndarray, np.ndarray]:
     return v, np.array(idx, dtype="i4")
 
 
-def piece_mesh(segments: int = 32) -> tuple[np.ndarray, np.ndarray]:
-    """A man: a turned disc of radius PIECE_RADIUS and height PIECE_HEIGHT standing on y = 0."""
-    return lathe(_piece_profile(), segments)
+def piece_mesh(segments: int = 32, bevel_steps: tuple[int, int] = (2, 3)) -> tuple[np.ndarray, np.ndarray]:
+    """A man: a turned disc of radius PIECE_RADIUS and height PIECE_HEIGHT standing on y = 0, its
+    rounded edges in ``bevel_steps`` segments (foot, top)."""
+    return lathe(_piece_profile(bevel_steps), segments)
 
 
 def ring_mesh(major_segments: int = 40, minor_segments: int = 8) -> tuple[np.ndarray, np.ndarray]:

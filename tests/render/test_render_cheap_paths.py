@@ -179,3 +179,22 @@ def test_a_window_renderer_makes_board_images_in_the_background(gl, monkeypatch)
         r.release()
         gl.detect_framebuffer(0).use()
         fbo.release()
+
+
+def test_the_reduced_pictures_men_have_fewer_triangles_and_the_same_shape():
+    from game.render.geometry import PIECE_HEIGHT, PIECE_RADIUS, piece_mesh
+    from game.render.scene import MOTION_PIECE_BEVEL_STEPS, MOTION_PIECE_SEGMENTS
+
+    full_v, full_i = piece_mesh()
+    motion_v, motion_i = piece_mesh(MOTION_PIECE_SEGMENTS, MOTION_PIECE_BEVEL_STEPS)
+    assert len(motion_i) < 0.5 * len(full_i)  # a software renderer pays for each triangle
+    for v in (full_v, motion_v):
+        radius = np.hypot(v[:, 0], v[:, 2])
+        assert np.isclose(radius.max(), PIECE_RADIUS) and np.isclose(v[:, 1].max(), PIECE_HEIGHT)
+        assert np.isclose(v[:, 1].min(), 0.0)
+        assert np.allclose(np.linalg.norm(v[:, 3:], axis=1), 1.0)  # unit normals for the lighting
+    # the same rim and top: each vertex of the plainer men lies on the full men's outline
+    def outline(v):  # (radius, height) of each vertex
+        return {(round(float(r), 4), round(float(y), 4)) for r, y in np.column_stack([np.hypot(v[:, 0], v[:, 2]), v[:, 1]])}
+
+    assert outline(motion_v) <= outline(full_v)
