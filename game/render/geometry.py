@@ -47,7 +47,7 @@ def square_at(variant: Variant, x: float, z: float) -> int | None:
 
 # --- pieces -------------------------------------------------------------------------------------
 
-def _piece_profile(bevel_steps: tuple[int, int] = (2, 3)) -> list[list[tuple[float, float, float, float]]]:
+def _piece_profile(bevel_steps: tuple[int, int]) -> list[list[tuple[float, float, float, float]]]:
     """The turned outline of a man as strips of (radius, height, normal_r, normal_y), from the rim's
     foot up and inward across the top.
 
