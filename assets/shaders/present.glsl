@@ -1,4 +1,4 @@
-// Copies the cached still part of the board (colour and depth) into the target where pieces move,
+// Copies the cached still part of the board (colour and depth) into the stage where pieces move,
 // so that they are hidden correctly behind standing ones. With COLOUR_ONLY: a picture's colour alone
 // (overlay.py's PixelCopy), pixel for pixel over the whole target, or enlarged to fill a viewport.
 #if defined VERTEX_SHADER
@@ -19,6 +19,7 @@ void main() {
 uniform sampler2D u_image;
 #ifndef COLOUR_ONLY
 uniform sampler2D u_depth;
+uniform ivec2 u_offset;  // the picture's pixel for the target's (0, 0)
 #endif
 in vec2 v_uv;
 out vec4 f_color;
@@ -28,8 +29,8 @@ void main() {
     // it in about 80% of the time of a texelFetch at gl_FragCoord
     f_color = texture(u_image, v_uv);
 #else
-    // the cached picture is laid out like the target, so window pixel = texel
-    ivec2 p = ivec2(gl_FragCoord.xy);
+    // the cached picture is laid out like the target but for u_offset: pixel + offset = texel
+    ivec2 p = ivec2(gl_FragCoord.xy) + u_offset;
     f_color = texelFetch(u_image, p, 0);
     gl_FragDepth = texelFetch(u_depth, p, 0).r;
 #endif

@@ -1,13 +1,20 @@
 """The renderer's cached pictures (GL framebuffers) and what a draw keeps between frames.
 
 :class:`Layers` holds the board and the still scene of one viewport size; :class:`Reduced` the
-picture drawn at a reduced resolution while the camera moves; :class:`Build` a rebuild of the layers
-spread over frames; :class:`ViewCache` all of these for one target, with the last camera and the
-dynamic scale. The window's frames keep one ViewCache, the shader warm-up another.
+picture drawn at a reduced resolution while the camera moves; :class:`Stage` where moving pieces
+are drawn over the still picture; :class:`Build` a rebuild of the layers spread over frames;
+:class:`ViewCache` all of these for one target, with the last camera and the dynamic scale. The
+window's frames keep one ViewCache, the shader warm-up another.
+
+The window has no depth buffer: whatever needs one is drawn in these pictures and copied into it.
 """
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
+import functools
+import sys
 from dataclasses import dataclass
 
 import moderngl
@@ -23,6 +30,42 @@ MOTION_SCALE_STEP = 0.05
 # at 1280x800 on llvmpipe) and the flip, within 8 ms. Below about 0.35 of the resolution the scene's own
 # cost hardly falls (its draws, not its pixels), so a smaller budget only blurs the picture.
 MOTION_FRAME_S = 0.0025
+STAGE_STEP = 64  # the stage grows in steps of this many pixels each way
+
+_GL_TEXTURE_2D, _GL_RGBA, _GL_BGRA, _GL_UNSIGNED_BYTE = 0x0DE1, 0x1908, 0x80E1, 0x1401
+
+
+@functools.cache
+def _tex_image_2d():
+    """The system OpenGL library's glTexImage2D (OpenGL 1.1: every library exports it), or None."""
+    try:
+        if sys.platform == "win32":
+            library = ctypes.WinDLL("opengl32")  # type: ignore[attr-defined]
+        else:
+            library = ctypes.CDLL(ctypes.util.find_library("GL") or "libGL.so.1")
+        function = library.glTexImage2D
+    except (OSError, AttributeError):
+        return None
+    function.argtypes = [ctypes.c_uint, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int,
+                         ctypes.c_uint, ctypes.c_uint, ctypes.c_void_p]
+    function.restype = None
+    return function
+
+
+def picture_texture(ctx, size: tuple[int, int], bgra: bool) -> moderngl.Texture:
+    """A texture of ``size`` with 8-bit red, green, blue and alpha, for a picture drawn into it and
+    copied into a target. ``bgra`` (a software renderer) stores it in the order blue, green, red,
+    alpha, as Mesa's windows are: llvmpipe then copies or enlarges it into a window without a depth
+    buffer on its linear path (rows of texels with SSE) instead of shading each pixel, the reduced
+    picture's enlargement into a 1280x800 window's view 2.5-2.7 ms instead of 4.8-5.0 (median, paced
+    at 60 frames a second). Read and written as RGBA all the same: GL converts."""
+    texture = ctx.texture(size, 4)
+    function = _tex_image_2d() if bgra else None
+    if function is not None:
+        texture.use(0)  # the same size and channels, stored in the other order (an unsized format
+        # lets Mesa choose the one that matches the pixels given: BGRA)
+        function(_GL_TEXTURE_2D, 0, _GL_RGBA, size[0], size[1], 0, _GL_BGRA, _GL_UNSIGNED_BYTE, None)
+    return texture
 
 
 class Layers:
@@ -33,7 +76,7 @@ class Layers:
     buffer itself, its multisample resolve, or its FXAA-smoothed copy.
     """
 
-    def __init__(self, ctx, size: tuple[int, int], samples: int, fxaa: bool):
+    def __init__(self, ctx, size: tuple[int, int], samples: int, fxaa: bool, bgra: bool = False):
         self.size = size
         self.viewport = (0, 0, *size)  # the GL viewport the pictures were drawn for
         self.board_key: tuple | None = None
@@ -49,7 +92,7 @@ class Layers:
             return obj
 
         def texture(depth=False):
-            tex = own(ctx.depth_texture(size) if depth else ctx.texture(size, 4))
+            tex = own(ctx.depth_texture(size) if depth else picture_texture(ctx, size, bgra))
             tex.filter = (moderngl.NEAREST, moderngl.NEAREST)
             if depth:
                 tex.compare_func = ""  # read as plain values, not as a shadow comparison
@@ -102,9 +145,10 @@ class Reduced:
     about 0.5 ms more than the pixel-for-pixel copy, the CPU's part it saves 1-1.5 ms.
     """
 
-    def __init__(self, ctx, viewport: tuple[int, int, int, int], scale: float):
+    def __init__(self, ctx, viewport: tuple[int, int, int, int], scale: float, bgra: bool = False):
         self.ctx = ctx
         self.viewport = viewport
+        self.bgra = bgra
         self.scale: float | None = None
         self.key: tuple | None = None  # what the picture shows (BoardRenderer._draw_reduced)
         self.moving: list = []  # where its moving pieces are drawn (GL rectangles in the reduced picture)
@@ -120,11 +164,28 @@ class Reduced:
         self.scale = scale
         self.size = (max(1, round(w * scale)), max(1, round(h * scale)))
         self.key = None
-        self.colour: moderngl.Texture = self.ctx.texture(self.size, 4)
+        self.colour: moderngl.Texture = picture_texture(self.ctx, self.size, self.bgra)
         self.colour.filter = (moderngl.LINEAR, moderngl.LINEAR)
         self.colour.repeat_x = self.colour.repeat_y = False  # an edge's pixels blend with their own side only
         self.depth: moderngl.Renderbuffer = self.ctx.depth_renderbuffer(self.size)
         self.fbo: moderngl.Framebuffer = self.ctx.framebuffer([self.colour], self.depth)
+
+    def release(self) -> None:
+        for obj in (self.fbo, self.depth, self.colour):
+            obj.release()
+
+
+class Stage:
+    """Where moving pieces are drawn over the still picture, a box at a time, before the box is
+    copied into the target (which has no depth buffer: see the module's doc): a colour picture and
+    a depth buffer of ``size``, at least a box's."""
+
+    def __init__(self, ctx, size: tuple[int, int], bgra: bool = False):
+        self.size = size
+        self.colour: moderngl.Texture = picture_texture(ctx, size, bgra)
+        self.colour.filter = (moderngl.NEAREST, moderngl.NEAREST)  # copied pixel for pixel
+        self.depth: moderngl.Renderbuffer = ctx.depth_renderbuffer(size)
+        self.fbo: moderngl.Framebuffer = ctx.framebuffer([self.colour], self.depth)
 
     def release(self) -> None:
         for obj in (self.fbo, self.depth, self.colour):
@@ -159,11 +220,15 @@ class Build:
 class ViewCache:
     """What drawing keeps between frames for one target: the cached :class:`Layers`, the last
     :class:`Reduced` picture and whether the last frame showed it, a :class:`Build` in progress,
-    the last camera and the reduced picture's scale now (dynamic: see :meth:`adapt_scale`)."""
+    the last camera and the reduced picture's scale now (dynamic: see :meth:`adapt_scale`); the
+    :class:`Stage` for moving pieces. ``bgra``: its pictures' textures in that order (see
+    :func:`picture_texture`)."""
 
-    def __init__(self):
+    def __init__(self, bgra: bool = False):
+        self.bgra = bgra
         self.layers: Layers | None = None
         self.reduced: Reduced | None = None
+        self.stage: Stage | None = None
         self.reduced_last = False
         self.build: Build | None = None
         self.previous_camera: Camera | None = None
@@ -175,7 +240,7 @@ class ViewCache:
         if self.layers is None or self.layers.size != size:
             if self.layers is not None:
                 self.layers.release()
-            self.layers = Layers(ctx, size, samples, fxaa)
+            self.layers = Layers(ctx, size, samples, fxaa, self.bgra)
         return self.layers
 
     def reduced_for(self, ctx, viewport: tuple[int, int, int, int], scale: float) -> Reduced:
@@ -183,9 +248,19 @@ class ViewCache:
         if self.reduced is None or self.reduced.viewport != viewport:
             if self.reduced is not None:
                 self.reduced.release()
-            self.reduced = Reduced(ctx, viewport, scale)
+            self.reduced = Reduced(ctx, viewport, scale, self.bgra)
         self.reduced.rescale(scale)
         return self.reduced
+
+    def stage_for(self, ctx, size: tuple[int, int]) -> Stage:
+        """A stage at least ``size`` (made anew, larger, when a box does not fit the last one)."""
+        if self.stage is None or size[0] > self.stage.size[0] or size[1] > self.stage.size[1]:
+            have = self.stage.size if self.stage is not None else (0, 0)
+            w, h = (-(-max(want, had) // STAGE_STEP) * STAGE_STEP for want, had in zip(size, have, strict=True))
+            if self.stage is not None:
+                self.stage.release()
+            self.stage = Stage(ctx, (w, h), self.bgra)
+        return self.stage
 
     def drop_reduced(self) -> None:
         """Free the reduced picture: the cached pictures are complete and show the still camera.
@@ -208,7 +283,7 @@ class ViewCache:
 
     def release(self) -> None:
         """Free the pictures' GL objects (the cache can be used again: it makes new ones)."""
-        for pictures in (self.layers, self.reduced):
+        for pictures in (self.layers, self.reduced, self.stage):
             if pictures is not None:
                 pictures.release()
-        self.layers = self.reduced = None
+        self.layers = self.reduced = self.stage = None

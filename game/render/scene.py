@@ -36,7 +36,7 @@ from .geometry import LIGHT_DIR, board_mesh, half_extent, piece_mesh, ring_mesh
 from .materials import load_program, set_uniform
 from .overlay import PixelCopy
 from .picking import Viewport, pick_square, piece_heights
-from .pictures import Build, Layers, Shown, ViewCache
+from .pictures import Build, Layers, Shown, ViewCache, picture_texture
 from .state import RenderState
 
 CLEAR_COLOUR = (0.12, 0.12, 0.13)
@@ -120,7 +120,7 @@ class _WarmUp:
 
     def release(self) -> None:
         self.view.release()
-        for attachment in (*self.fbo.color_attachments, self.fbo.depth_attachment):
+        for attachment in self.fbo.color_attachments:
             attachment.release()
         self.fbo.release()
 
@@ -184,7 +184,7 @@ class BoardRenderer:
         self.pixel_copy = PixelCopy(ctx)  # how a whole picture goes into the target
         self._boards: dict[tuple, tuple] = {}  # (board size, program name) -> (vbo, vao)
         self.board_textures = BoardTextures(ctx, software, background_textures, texture_pixels)
-        self._view = ViewCache()  # the pictures the frames keep (the warm-up keeps its own)
+        self._view = ViewCache(software)  # the pictures the frames keep (the warm-up keeps its own)
         self._warm: _WarmUp | None = None  # planned at the first frame of a software renderer
         if variant is not None:
             self.board_textures.make(variant, False, False)
@@ -203,19 +203,19 @@ class BoardRenderer:
     def draw(self, state: RenderState, t: float, viewport: Viewport, target: moderngl.Framebuffer | None = None,
              kept: bool = False) -> None:
         """Draw ``state`` as it looks at time ``t`` into ``viewport`` of ``target`` (default: the
-        context's screen, which needs a depth buffer). Leaves depth testing and blending off.
+        context's screen; a depth buffer is not needed). Leaves depth testing and blending off.
         ``kept``: the target still holds, inside the viewport, what this renderer drew there last
         (nothing has drawn over it since: a window whose back buffer survives a flip).
 
         Two cached pictures keep frames cheap: the board alone (redrawn when the camera or the
         viewport changes) and the board with everything that stands still, both anti-aliased.
-        Each frame copies the second and draws only the moving pieces over it; into a kept
+        Each frame copies the second and the moving pieces drawn over it; into a kept
         target it copies only where the last frame differs (where pieces moved or stood then, and
         where the still picture changed since). When a standing piece or a marker changes, only the
         squares around it are redrawn.
 
-        While the camera moves, everything is drawn directly, at ``motion_scale`` of the
-        resolution (software renderers: half) and scaled up. When it stops, the cached pictures
+        While the camera moves, everything is drawn anew, at ``motion_scale`` of the
+        resolution (software renderers: a third or so) and scaled up. When it stops, the cached pictures
         are rebuilt a band at a time over the next frames, which show the reduced picture until
         they are ready.
         """
@@ -243,11 +243,7 @@ class BoardRenderer:
         try:
             if camera_moving:
                 view.build = None
-                if self.motion_scale < 1.0:
-                    self._draw_reduced(frame, viewport, target, view, None, camera_moving=True)
-                else:
-                    self._clear(target, viewport.gl())
-                    self._draw_scene(frame, target)
+                self._draw_reduced(frame, viewport, target, view, None, camera_moving=True)
             elif self._cached_pictures_ready(frame, viewport, target, view, was_reduced, started, shown):
                 assert view.layers is not None
                 self._show_cached(frame, viewport, target, view, shown)
@@ -312,30 +308,21 @@ class BoardRenderer:
         picture is copied only where that differs: where the moving pieces were drawn, and where
         the still picture changed since. A copy of the whole view costs a software renderer a
         few ms; a moving piece's box, a few hundredths."""
-        ctx = self.ctx
         layers = view.layers
         assert layers is not None
         view.drop_reduced()  # until the camera moves again (see ViewCache.drop_reduced)
         gl_viewport = viewport.gl()
         boxes = moving_boxes(frame.view_proj_matrix, gl_viewport, frame.moving)
-        target.use()
-        ctx.viewport = gl_viewport
         if shown is not None and shown.picture is layers and shown.viewport == gl_viewport and layers.unshown is not None:
-            # a few small boxes: drawn (a blit's own cost is several times a small box's pixels)
-            for rect in [scissor(box) for box in layers.unshown] + shown.boxes:
-                ctx.scissor = rect
-                self._present(layers.still_colour, layers.still_depth)
+            rects = [scissor(box) for box in layers.unshown] + shown.boxes
         else:
-            self.pixel_copy.copy(target, layers.still_colour, [gl_viewport])
+            rects = [gl_viewport]
+        if rects:
+            self.pixel_copy.copy(target, layers.still_colour, rects)
         layers.unshown = []
         view.shown = Shown(layers, gl_viewport, boxes)
-        for gl_box in boxes:
-            # The moving pieces must hide behind still ones: restore the still depth, but only
-            # around them (a full-screen depth copy would cost more than the colour's copy).
-            ctx.scissor = gl_box
-            self._present(layers.still_colour, layers.still_depth)
-            ctx.enable(moderngl.DEPTH_TEST)
-            self._draw_moving(frame, target)
+        if boxes:
+            self._draw_moving(frame, view, gl_viewport, boxes, target)
 
     @property
     def is_settled(self) -> bool:
@@ -369,7 +356,8 @@ class BoardRenderer:
 
         # kept until release(): it is left bound, and moderngl rebinds the bound framebuffer after
         # creating one (a released one would be a GL_INVALID_OPERATION)
-        fbo = self.ctx.framebuffer([self.ctx.renderbuffer(WARM_SIZE, 4)], self.ctx.depth_renderbuffer(WARM_SIZE))
+        # a picture like the window's: no depth buffer, the window's channel order
+        fbo = self.ctx.framebuffer([picture_texture(self.ctx, WARM_SIZE, self.software)])
         camera = state.camera.at(0.0)
         still = replace(state, animation=None, camera=camera)
         move = next(iter(still.position.legal_moves()), None)
@@ -382,7 +370,7 @@ class BoardRenderer:
         glint = replace(still, camera=replace(camera, yaw=camera.base_yaw + 180))
         states += [replace(still, camera=camera.orbited(20, 0)), glint, glint,
                    replace(still, camera=camera.orbited(40, 0)), still, still]
-        return _WarmUp(fbo, states)
+        return _WarmUp(fbo, states, ViewCache(self.software))
 
     def _draw_scene(self, frame: Frame, fbo, mesh: Mesh | None = None) -> None:
         """Everything, directly: background, board, still pieces and markers, moving pieces."""
@@ -395,7 +383,9 @@ class BoardRenderer:
     def _draw_reduced(self, frame: Frame, viewport: Viewport, target, view: ViewCache, shown: Shown | None,
                       camera_moving: bool = False) -> bool:
         """Show the scene drawn at ``motion_scale`` of the viewport's resolution, scaled up with
-        linear filtering. The reduced picture is kept, so a frame that would draw the same picture
+        linear filtering (at 1, a GPU's: copied as it is, with the full pieces and no dynamic scale,
+        drawn in a picture of its own all the same as the target has no depth buffer). The reduced
+        picture is kept, so a frame that would draw the same picture
         only copies it again (returns whether it did), and one that differs from it only in the
         moving pieces draws the scene again only around them, where they were and where they are.
         Once the camera has stopped, the picture of its last moving frame counts as the same: it
@@ -420,10 +410,10 @@ class BoardRenderer:
                 # (a software renderer's cost is its pixels)
                 ctx.scissor = bounding(reduced.moving + moving) if reduced.moving or moving else (0, 0, 0, 0)
             ctx.clear(*CLEAR_COLOUR, 1.0, depth=1.0)
-            self._draw_scene(frame, reduced.fbo, self.motion_piece_mesh)
+            self._draw_scene(frame, reduced.fbo, self.motion_piece_mesh if self.motion_scale < 1.0 else None)
             ctx.disable(moderngl.DEPTH_TEST | moderngl.BLEND | moderngl.CULL_FACE)
             reduced.key, reduced.moving = key, moving
-            if camera_moving:
+            if camera_moving and self.motion_scale < 1.0:
                 ctx.finish()  # a software renderer works lazily: the time is of finished work
                 view.adapt_scale(time.perf_counter() - started, self.motion_scale)
         boxes = [] if camera_moving else moving_boxes(frame.view_proj_matrix, gl_viewport, frame.moving,
@@ -531,9 +521,10 @@ class BoardRenderer:
                         ctx.scissor = scissor(inside)
                         self.empty_vao["fxaa"].render(moderngl.TRIANGLES, vertices=3)
 
-    def _present(self, colour: moderngl.Texture, depth: moderngl.Texture) -> None:
-        """Copy a layer's colour and depth pixel for pixel into the bound framebuffer (the
-        caller's: it may not take a blit of depth), inside the scissor; leaves depth testing off."""
+    def _present(self, colour: moderngl.Texture, depth: moderngl.Texture, offset: tuple[int, int]) -> None:
+        """Copy a layer's colour and depth pixel for pixel into the bound framebuffer (the stage: it
+        may not take a blit of depth), inside the scissor, the layer's pixel at ``offset`` from
+        the framebuffer's; leaves depth testing off."""
         ctx = self.ctx
         ctx.enable(moderngl.DEPTH_TEST)  # depth is only written with the test on
         ctx.depth_func = "1"  # always
@@ -541,6 +532,7 @@ class BoardRenderer:
         depth.use(1)
         self.programs["present"]["u_image"].value = 0
         self.programs["present"]["u_depth"].value = 1
+        self.programs["present"]["u_offset"].value = offset
         self.empty_vao["present"].render(moderngl.TRIANGLES, vertices=3)
         ctx.depth_func = "<"
         ctx.disable(moderngl.DEPTH_TEST)
@@ -565,12 +557,25 @@ class BoardRenderer:
         self.programs[program]["u_board"].value = 0
         self._board_vao(variant.size, program).render(moderngl.TRIANGLES)
 
-    def _draw_moving(self, frame: Frame, fbo) -> None:
-        """The pieces being animated, with their shadows (into the bound fbo, depth test on)."""
-        if len(frame.moving.pieces) == 0:
-            return
+    def _draw_moving(self, frame: Frame, view: ViewCache, gl_viewport: tuple, boxes: list, target) -> None:
+        """The pieces being animated, with their shadows, over the still picture inside each of
+        ``boxes`` (GL rectangles of the target) of ``target``. Each box is drawn in the view's stage:
+        the still picture's colour and depth there (so that the pieces hide behind standing ones),
+        the pieces over it, then copied into the target."""
+        ctx = self.ctx
+        layers = view.layers
+        assert layers is not None
         self._set_camera_uniforms(frame)
-        self._draw_pieces(fbo, frame.moving.shadows, frame.moving.pieces, frame.moving.rings)
+        vx, vy, vw, vh = gl_viewport
+        for x, y, w, h in boxes:
+            stage = view.stage_for(ctx, (w, h))
+            stage.fbo.use()
+            ctx.viewport = (vx - x, vy - y, vw, vh)  # the box's corner at the stage's
+            ctx.scissor = (0, 0, w, h)
+            self._present(layers.still_colour, layers.still_depth, (x, y))
+            self._draw_pieces(stage.fbo, frame.moving.shadows, frame.moving.pieces, frame.moving.rings)
+            ctx.disable(moderngl.DEPTH_TEST | moderngl.BLEND | moderngl.CULL_FACE)
+            self.pixel_copy.copy_scaled(target, stage.colour, (x, y, *stage.size), [(x, y, w, h)])
 
     def _draw_pieces(self, fbo, decals, pieces, rings, mesh: Mesh | None = None) -> None:
         ctx = self.ctx

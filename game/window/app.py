@@ -67,6 +67,9 @@ class App:
         gl.gl_set_attribute(pygame.GL_CONTEXT_MINOR_VERSION, 3)
         gl.gl_set_attribute(pygame.GL_CONTEXT_PROFILE_MASK, pygame.GL_CONTEXT_PROFILE_CORE)
         gl.gl_set_attribute(pygame.GL_DOUBLEBUFFER, 1)
+        # no depth buffer: the renderer draws with depth in pictures of its own and copies them in,
+        # which Mesa's software renderer does fastest into a window without one (render.pictures)
+        gl.gl_set_attribute(pygame.GL_DEPTH_SIZE, 0)
         self.window = pygame.display.set_mode(size, pygame.OPENGL | pygame.DOUBLEBUF | pygame.RESIZABLE)
         self.ctx = moderngl.create_context()
         self.ctx.clear(*BACKGROUND)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
+import pytest
 
 from engine import AMERICAN, INTERNATIONAL, Position
 from game.render.camera import Camera
@@ -35,7 +36,7 @@ def test_the_glint_variant_brightens_the_board_from_the_far_side(gl):
 
     state = RenderState(Position.initial(AMERICAN), camera=Camera.preset("angled", flipped=True))
     size = (320, 200)
-    fbo = gl.framebuffer(gl.renderbuffer(size, 4), gl.depth_renderbuffer(size))
+    fbo = gl.framebuffer(gl.renderbuffer(size, 4))  # no depth buffer, as the window has none
     r = BoardRenderer(gl, samples=0, texture_pixels=256, software=True, motion_scale=1.0)
     glint = r.programs["board_glint"]
 
@@ -87,13 +88,14 @@ def test_square_numbers_are_written_on_a_copy_of_the_kept_board_image():
     assert np.array_equal(board_image(INTERNATIONAL, 200), plain)  # the kept image is unchanged
 
 
-def test_the_reduced_picture_is_enlarged_smoothly_into_its_viewport(gl):
+@pytest.mark.parametrize("bgra", [False, True])
+def test_the_reduced_picture_is_enlarged_smoothly_into_its_viewport(gl, bgra):
     from game.render.overlay import PixelCopy
     from game.render.pictures import Reduced
 
     viewport = (40, 20, 120, 60)  # GL pixels in a 200x100 target
     target = gl.framebuffer(gl.renderbuffer((200, 100), 4))
-    reduced = Reduced(gl, viewport, 0.5)
+    reduced = Reduced(gl, viewport, 0.5, bgra)
     copy = PixelCopy(gl)
     try:
         assert reduced.size == (60, 30) and reduced.fbo.size == (60, 30)
@@ -124,6 +126,53 @@ def test_the_reduced_picture_is_enlarged_smoothly_into_its_viewport(gl):
     assert ((edge > 20) & (edge < 235)).sum() >= 1 and (np.diff(edge) >= 0).all()  # a smooth step, not a jump
 
 
+def test_a_picture_stored_blue_first_reads_writes_and_draws_as_rgba(gl):
+    import ctypes
+
+    from game.render.pictures import picture_texture
+
+    pixels = np.random.default_rng(3).integers(0, 256, (4, 8, 4), dtype=np.uint8)
+    formats = {}
+    for bgra in (False, True):
+        texture = picture_texture(gl, (8, 4), bgra)
+        fbo = gl.framebuffer([texture])
+        try:
+            texture.use(0)
+            internal = ctypes.c_int()
+            ctypes.CDLL("libGL.so.1").glGetTexLevelParameteriv(0x0DE1, 0, 0x1003, ctypes.byref(internal))
+            formats[bgra] = internal.value  # GL_TEXTURE_INTERNAL_FORMAT
+            texture.write(pixels.tobytes())
+            assert np.array_equal(np.frombuffer(texture.read(), np.uint8).reshape(4, 8, 4), pixels)
+            fbo.use()
+            gl.clear(1.0, 0.5, 0.0, 1.0)
+            drawn = np.frombuffer(texture.read(), np.uint8).reshape(-1, 4)
+            assert (np.abs(drawn.astype(int) - (255, 128, 0, 255)) <= 1).all()
+            assert gl.error == "GL_NO_ERROR"
+        finally:
+            gl.detect_framebuffer(0).use()
+            fbo.release()
+            texture.release()
+    # the blue-first one was specified again with an unsized format (Mesa then matches the pixels' order)
+    assert formats == {False: 0x8058, True: 0x1908}  # GL_RGBA8, GL_RGBA
+
+
+def test_the_stage_grows_to_the_largest_box_in_steps(gl):
+    from game.render.pictures import STAGE_STEP, ViewCache
+
+    view = ViewCache(bgra=True)
+    try:
+        first = view.stage_for(gl, (10, STAGE_STEP + 6))
+        assert first.size == (STAGE_STEP, 2 * STAGE_STEP) and first.fbo.size == first.size
+        assert view.stage_for(gl, (STAGE_STEP, 50)) is first  # fits: the same
+        grown = view.stage_for(gl, (STAGE_STEP + 1, 10))
+        assert grown is not first and grown.size == (2 * STAGE_STEP, 2 * STAGE_STEP)
+        assert gl.error == "GL_NO_ERROR"
+    finally:
+        gl.detect_framebuffer(0).use()
+        view.release()
+    assert view.stage is None
+
+
 def test_a_window_renderer_makes_board_images_in_the_background(gl, monkeypatch):
     import threading
 
@@ -141,7 +190,7 @@ def test_a_window_renderer_makes_board_images_in_the_background(gl, monkeypatch)
     monkeypatch.setattr(textures, "board_image", slow_image)
     state = RenderState(Position.initial(INTERNATIONAL), camera=Camera.preset("top"))
     size = (240, 160)
-    fbo = gl.framebuffer(gl.renderbuffer(size, 4), gl.depth_renderbuffer(size))
+    fbo = gl.framebuffer(gl.renderbuffer(size, 4))  # no depth buffer, as the window has none
     r = BoardRenderer(gl, samples=0, texture_pixels=200, software=True, motion_scale=1.0, background_textures=True)
 
     def draw(s):
