@@ -11,7 +11,7 @@ changes neither.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 import moderngl
 import numpy as np
@@ -116,7 +116,7 @@ class _WarmUp:
 
     fbo: moderngl.Framebuffer
     states: list[RenderState]
-    view: ViewCache = field(default_factory=ViewCache)
+    view: ViewCache
 
     def release(self) -> None:
         self.view.release()
@@ -410,10 +410,11 @@ class BoardRenderer:
                 # (a software renderer's cost is its pixels)
                 ctx.scissor = bounding(reduced.moving + moving) if reduced.moving or moving else (0, 0, 0, 0)
             ctx.clear(*CLEAR_COLOUR, 1.0, depth=1.0)
-            self._draw_scene(frame, reduced.fbo, self.motion_piece_mesh if self.motion_scale < 1.0 else None)
+            lower = self.motion_scale < 1.0  # (at 1: the full pieces, no dynamic scale)
+            self._draw_scene(frame, reduced.fbo, self.motion_piece_mesh if lower else None)
             ctx.disable(moderngl.DEPTH_TEST | moderngl.BLEND | moderngl.CULL_FACE)
             reduced.key, reduced.moving = key, moving
-            if camera_moving and self.motion_scale < 1.0:
+            if camera_moving and lower:
                 ctx.finish()  # a software renderer works lazily: the time is of finished work
                 view.adapt_scale(time.perf_counter() - started, self.motion_scale)
         boxes = [] if camera_moving else moving_boxes(frame.view_proj_matrix, gl_viewport, frame.moving,
