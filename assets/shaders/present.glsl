@@ -6,11 +6,19 @@
 uniform vec2 u_scale;  // the viewport's size over the picture's (1: the picture fills the viewport)
 #endif
 out vec2 v_uv;
-void main() {
-    vec2 p = vec2((gl_VertexID << 1) & 2, gl_VertexID & 2);
 #ifdef COLOUR_ONLY
+// the viewport as a rectangle of two triangles (6 vertices): llvmpipe's linear rasterizer takes such
+// a pair as one rectangle and copies or enlarges a picture into it about 1 ms quicker at 1280x800
+// than it fills one big triangle clipped to the viewport
+const vec2 CORNERS[6] = vec2[](vec2(0.0, 0.0), vec2(1.0, 0.0), vec2(0.0, 1.0),
+                               vec2(0.0, 1.0), vec2(1.0, 0.0), vec2(1.0, 1.0));
+#endif
+void main() {
+#ifdef COLOUR_ONLY
+    vec2 p = CORNERS[gl_VertexID];
     v_uv = p * u_scale;  // the picture's coordinates: a texel's centre at each pixel's
 #else
+    vec2 p = vec2((gl_VertexID << 1) & 2, gl_VertexID & 2);  // one triangle over the viewport
     v_uv = p;
 #endif
     gl_Position = vec4(p * 2.0 - 1.0, 0.0, 1.0);

@@ -100,7 +100,7 @@ class PixelCopy:
             sampler.use(0)
         for rect in rects:
             ctx.scissor = rect
-            self.vao.render(moderngl.TRIANGLES, vertices=3)
+            self.vao.render(moderngl.TRIANGLES, vertices=6)  # the viewport's rectangle (present.glsl)
         if sampler is not None:
             sampler.clear(0)  # unit 0 reads with its textures' own filters again
         ctx.scissor = None
