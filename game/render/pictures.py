@@ -11,15 +11,12 @@ The window has no depth buffer: whatever needs one is drawn in these pictures an
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
-import functools
-import sys
 from dataclasses import dataclass
 
 import moderngl
 
 from .camera import Camera
+from .gl import picture_texture
 from .instances import Instances
 
 # Dynamic resolution while the camera moves: the reduced picture's scale steps down (to
@@ -31,42 +28,6 @@ MOTION_SCALE_STEP = 0.05
 # cost hardly falls (its draws, not its pixels), so a smaller budget only blurs the picture.
 MOTION_FRAME_S = 0.0025
 STAGE_STEP = 64  # the stage grows in steps of this many pixels each way
-
-_GL_TEXTURE_2D, _GL_RGBA, _GL_BGRA, _GL_UNSIGNED_BYTE = 0x0DE1, 0x1908, 0x80E1, 0x1401
-
-
-@functools.cache
-def _tex_image_2d():
-    """The system OpenGL library's glTexImage2D (OpenGL 1.1: every library exports it), or None."""
-    try:
-        if sys.platform == "win32":
-            library = ctypes.WinDLL("opengl32")  # type: ignore[attr-defined]
-        else:
-            library = ctypes.CDLL(ctypes.util.find_library("GL") or "libGL.so.1")
-        function = library.glTexImage2D
-    except (OSError, AttributeError):
-        return None
-    function.argtypes = [ctypes.c_uint, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int,
-                         ctypes.c_uint, ctypes.c_uint, ctypes.c_void_p]
-    function.restype = None
-    return function
-
-
-def picture_texture(ctx, size: tuple[int, int], bgra: bool) -> moderngl.Texture:
-    """A texture of ``size`` with 8-bit red, green, blue and alpha, for a picture drawn into it and
-    copied into a target. ``bgra`` (a software renderer) stores it in the order blue, green, red,
-    alpha, as Mesa's windows are: llvmpipe then copies or enlarges it into a window without a depth
-    buffer on its linear path (rows of texels with SSE) instead of shading each pixel, the reduced
-    picture's enlargement into a 1280x800 window's view 2.5-2.7 ms instead of 4.8-5.0 (median, paced
-    at 60 frames a second). Read and written as RGBA all the same: GL converts."""
-    texture = ctx.texture(size, 4)
-    function = _tex_image_2d() if bgra else None
-    if function is not None:
-        texture.use(0)  # the same size and channels, stored in the other order (an unsized format
-        # lets Mesa choose the one that matches the pixels given: BGRA)
-        function(_GL_TEXTURE_2D, 0, _GL_RGBA, size[0], size[1], 0, _GL_BGRA, _GL_UNSIGNED_BYTE, None)
-    return texture
-
 
 class Layers:
     """The cached pictures of one viewport size, laid out like the target so they copy into it 1:1.

@@ -33,10 +33,11 @@ from .boxes import (
 )
 from .frame import Frame, seen_flipped
 from .geometry import LIGHT_DIR, board_mesh, half_extent, piece_mesh, ring_mesh
+from .gl import is_software_renderer, picture_texture
 from .materials import load_program, set_uniform
 from .overlay import PixelCopy
 from .picking import Viewport, pick_square, piece_heights
-from .pictures import Build, Layers, Shown, ViewCache, picture_texture
+from .pictures import Build, Layers, Shown, ViewCache
 from .state import RenderState
 
 CLEAR_COLOUR = (0.12, 0.12, 0.13)
@@ -59,12 +60,6 @@ MOTION_PIECE_BEVEL_STEPS = (1, 1)
 WARM_SIZE = (320, 240)  # the warm-up's picture (see BoardRenderer._plan_warm_up)
 FXAA_REACH = 8  # pixels around a pixel that fxaa.glsl may read (half its SPAN_MAX, plus a corner)
 REDUCED_BLUR_PX = 8  # how far the reduced picture (at 0.3 of the resolution, scaled up) spreads a piece beyond its box
-
-
-def is_software_renderer(ctx) -> bool:
-    """Whether the context renders on the CPU (Mesa llvmpipe/softpipe, SwiftShader, ...)."""
-    name = ctx.info.get("GL_RENDERER", "").lower()
-    return any(word in name for word in ("llvmpipe", "softpipe", "swiftshader", "software", "swrast"))
 
 
 def _has_glint(eye, size: int) -> bool:

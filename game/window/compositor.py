@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 BACKGROUND = (0.12, 0.12, 0.13)  # the window's background (linear RGB), around and behind the board
+BLUE_FIRST = (16, 8, 0, 24)  # the channel shifts of pixels stored blue, green, red, alpha (pygame's usual)
 
 
 class Compositor:
@@ -29,8 +30,11 @@ class Compositor:
 
     def __init__(self, ctx, size: tuple[int, int]):
         from game.render import Overlay, PixelCopy
+        from game.render.gl import blue_first_writer, is_software_renderer
 
         self.ctx = ctx
+        self.software = is_software_renderer(ctx)
+        self._write_blue_first = blue_first_writer()
         self.view_overlay = Overlay(ctx)
         self.pixel_copy = PixelCopy(ctx)
         self.keeps_back_buffer = self._keeps_back_buffer()
@@ -54,10 +58,15 @@ class Compositor:
         return abs(pixel[0] - round(BACKGROUND[0] * 255)) <= 2
 
     def resize(self, size: tuple[int, int]) -> None:
+        from game.render.gl import picture_texture
+
         old = self._layer
         self.size = size
-        self._layer = self.ctx.texture(size, 4)
-        self._layer_format: tuple | None = None  # the interface surface's channel shifts the layer's swizzle follows
+        # stored blue first on a software renderer, as the interface's pixels usually are (BLUE_FIRST):
+        # written as they are and copied without a swizzle, on llvmpipe's linear path
+        self._layer = picture_texture(self.ctx, size, self.software)
+        self._layer_format: tuple | None = None  # the interface surface's channel shifts (how the layer reads them)
+        self._blue_first = False  # the layer's writes take the surface's bytes as blue, green, red, alpha
         if old is not None:
             old.release()
         self.invalidate()
@@ -73,13 +82,16 @@ class Compositor:
 
     def _pixels(self, surface, rects) -> list[bytes]:
         """The pixels of each of ``rects`` of the interface ``surface`` as the layer takes them: rows
-        bottom first (GL's order), each pixel's bytes as the surface holds them, which the layer's
-        swizzle reads as RGBA. Rows of a view of the surface, copied whole: an eighth of the time of
-        pygame's tobytes, which converts pixel by pixel (a 400x800 panel: 0.1 against 0.7 ms)."""
+        bottom first (GL's order), each pixel's bytes as the surface holds them, which the layer reads
+        as blue-first pixels (BLUE_FIRST) or through a swizzle. Rows of a view of the surface, copied
+        whole: an eighth of the time of pygame's tobytes, which converts pixel by pixel (a 400x800
+        panel: 0.1 against 0.7 ms)."""
         if self._layer_format != surface.get_shifts():
             self._layer_format = surface.get_shifts()
-            # a channel's byte in a pixel (little-endian) is where the layer finds it
-            self._layer.swizzle = "".join("RGBA"[shift // 8] for shift in self._layer_format)
+            self._blue_first = self._layer_format == BLUE_FIRST and self._write_blue_first is not None
+            # otherwise a channel's byte in a pixel (little-endian) is where the layer finds it
+            self._layer.swizzle = "RGBA" if self._blue_first else "".join(
+                "RGBA"[shift // 8] for shift in self._layer_format)
         view = surface.get_view("1")  # locks the surface until released, as the array below is
         rows = np.frombuffer(view, np.uint8).reshape(surface.get_height(), surface.get_pitch())
         return [rows[r.top:r.bottom, 4 * r.x:4 * r.right][::-1].tobytes() for r in rects]
@@ -104,7 +116,11 @@ class Compositor:
                 digest = hash(pixels)
                 if self._uploaded.get(key) != digest:
                     self._uploaded[key] = digest
-                    self._layer.write(pixels, viewport=(rect.x, self.size[1] - rect.bottom, rect.width, rect.height))
+                    place = (rect.x, self.size[1] - rect.bottom, rect.width, rect.height)
+                    if self._blue_first:
+                        self._write_blue_first(self._layer, pixels, place)
+                    else:
+                        self._layer.write(pixels, viewport=place)
                     fresh.append(rect)
         over_view = ui.over_view
         board_key = None

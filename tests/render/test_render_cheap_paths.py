@@ -129,7 +129,7 @@ def test_the_reduced_picture_is_enlarged_smoothly_into_its_viewport(gl, bgra):
 def test_a_picture_stored_blue_first_reads_writes_and_draws_as_rgba(gl):
     import ctypes
 
-    from game.render.pictures import picture_texture
+    from game.render.gl import picture_texture
 
     pixels = np.random.default_rng(3).integers(0, 256, (4, 8, 4), dtype=np.uint8)
     formats = {}
@@ -154,6 +154,26 @@ def test_a_picture_stored_blue_first_reads_writes_and_draws_as_rgba(gl):
             texture.release()
     # the blue-first one was specified again with an unsized format (Mesa then matches the pixels' order)
     assert formats == {False: 0x8058, True: 0x1908}  # GL_RGBA8, GL_RGBA
+
+
+def test_blue_first_pixels_are_written_into_a_rectangle_of_either_order_of_picture(gl):
+    from game.render.gl import blue_first_writer, picture_texture
+
+    write = blue_first_writer()
+    assert write is not None  # the system library has glTexSubImage2D
+    rgba = np.random.default_rng(5).integers(0, 256, (3, 5, 4), dtype=np.uint8)  # rows bottom first
+    blue_first = rgba[..., [2, 1, 0, 3]].tobytes()  # as a pygame surface holds them
+    for bgra in (False, True):
+        texture = picture_texture(gl, (8, 4), bgra)
+        try:
+            texture.write(bytes(8 * 4 * 4))
+            write(texture, blue_first, (2, 1, 5, 3))
+            read = np.frombuffer(texture.read(), np.uint8).reshape(4, 8, 4)
+            assert np.array_equal(read[1:4, 2:7], rgba), bgra
+            assert not read[0].any() and not read[:, :2].any() and not read[:, 7:].any()  # nothing outside
+            assert gl.error == "GL_NO_ERROR"
+        finally:
+            texture.release()
 
 
 def test_the_stage_grows_to_the_largest_box_in_steps(gl):
