@@ -24,8 +24,9 @@ Q_ACT * Q_W). Every shift rounds to nearest.
 
 The accumulator (``b1 + w1 @ inputs`` before the clip) is kept for both views at every ply of the
 search (``Stack.acc[ply, view]``): the root's is summed from its pieces (``refresh``), a child's is its
-parent's plus the columns of the pieces that appeared and minus those that left (``update``), so
-that undoing a move costs nothing (the parent's row is still there). ``NetTables.sizes[0] == 0``
+parent's plus the columns of the pieces that appeared and minus those that left (``update``, a view
+at a time, when an evaluation needs it), so that undoing a move costs nothing (the parent's row is
+still there). ``NetTables.sizes[0] == 0``
 means no network: the search uses the linear evaluation (``_eval``).
 """
 
@@ -89,27 +90,26 @@ def refresh(white, black, kings, net, acc):
 
 
 @inlined
-def update(acc, ply, net, c, frm, to, cap, kings, was_king, is_king):
-    """The accumulators of ply + 1 (``acc[ply + 1]``, ``acc`` int16 [plies, 2, >= H1]) after side ``c``
-    played (frm, to, cap) from the position of ply (``kings``: its kings; ``was_king``/``is_king``: the
-    moving piece before and after). The rows are indexed in place, never taken as views: numba
-    counts the references to each view it makes, each count an atomic operation."""
+def update(acc, ply, net, v, c, frm, to, cap, kings, was_king, is_king):
+    """View ``v``'s accumulator of ply + 1 (``acc[ply + 1, v]``, ``acc`` int16 [plies, 2, >= H1]) after
+    side ``c`` played (frm, to, cap) from the position of ply (``kings``: its kings; ``was_king``/
+    ``is_king``: the moving piece before and after). The rows are indexed in place, never taken as
+    views: numba counts the references to each view it makes, each count an atomic operation."""
     h1 = net.sizes[N_H1]
     w1 = net.w1
     mover = 2 * c
     them = 2 - mover
-    for v in range(2):
-        left = net.input_index[v, mover + was_king, frm]
-        came = net.input_index[v, mover + is_king, to]
+    left = net.input_index[v, mover + was_king, frm]
+    came = net.input_index[v, mover + is_king, to]
+    for j in range(h1):
+        acc[ply + 1, v, j] = acc[ply, v, j] - w1[left, j] + w1[came, j]
+    b = cap
+    while b:
+        sq = lsb(b)
+        b &= b - ONE
+        taken = net.input_index[v, them + np.int64((kings >> np.uint64(sq)) & ONE), sq]
         for j in range(h1):
-            acc[ply + 1, v, j] = acc[ply, v, j] - w1[left, j] + w1[came, j]
-        b = cap
-        while b:
-            sq = lsb(b)
-            b &= b - ONE
-            taken = net.input_index[v, them + np.int64((kings >> np.uint64(sq)) & ONE), sq]
-            for j in range(h1):
-                acc[ply + 1, v, j] -= w1[taken, j]
+            acc[ply + 1, v, j] -= w1[taken, j]
 
 
 if is_interpreted():  # plain Python (see _jit.interpret): what the compiled layer below computes

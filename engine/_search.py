@@ -133,6 +133,7 @@ class Stack(NamedTuple):
     routes: np.ndarray  # unused by the search (no routes recorded), but the generator's argument
     route_len: np.ndarray
     acc: np.ndarray  # int16 [MAX_PLY, 2, _network.MAX_HIDDEN]: the network's accumulators, both views, each ply
+    fresh: np.ndarray  # int64 [2]: each view's last row of ``acc`` that is up to date on the current path
     hidden: np.ndarray  # int16 [3, _network.MAX_HIDDEN]: the network's work space
 
 
@@ -445,6 +446,20 @@ def _make_child(f, child, c, frm, to, cap, ply, masks, zob, endgame):
 
 
 @inlined
+def _bring_up(acc, fresh, v, ply, frames, mv_from, mv_to, mv_cap, root_color, net, valid):
+    """View ``v``'s network accumulator at ``ply`` of the current path, from the last row of it that is
+    up to date (``fresh[v]``: rows past it were left behind by moves made since) through the moves the
+    frames on the way made. A view is brought up only where an evaluation reads it: a node that
+    returns without one (the table, a repetition, a cut-off) costs its moves nothing."""
+    for q in range(fresh[v], ply):
+        f = frames[q]
+        frm, to = mv_from[q, f.move], mv_to[q, f.move]
+        net_update(acc, q, net, v, (root_color + q) & 1, frm, to, mv_cap[q, f.move] & valid, f.kings,
+                   np.int64((f.kings >> np.uint64(frm)) & ONE), np.int64((frames[q + 1].kings >> np.uint64(to)) & ONE))
+    fresh[v] = ply
+
+
+@inlined
 def _child_window(f, child, k, cap):
     """Step 10: the depth and window of the node's ``k``-th move (capturing ``cap``). A single reply
     costs no depth; late quiet moves outside the PV are reduced by a ply (searched again at full
@@ -562,6 +577,8 @@ def search(tables, memory, stack, output, request):
     net = tables.net
     acc = stack.acc
     use_net = net.sizes[N_H1] > 0
+    fresh = stack.fresh
+    fresh[0] = fresh[1] = 0
     if use_net:
         net_refresh(root.white, root.black, root.kings, net, acc[0])
     ply = 0
@@ -623,6 +640,7 @@ def search(tables, memory, stack, output, request):
                 f.threat = 1
             elif at_horizon or ply >= MAX_PLY - 2:
                 if use_net:
+                    _bring_up(acc, fresh, c, ply, frames, mv_from, mv_to, mv_cap, root_color, net, masks[M_VALID])
                     ret = adjusted(net_forward(acc, ply, c, net, stack.hidden), white, black, kings, f.quiet,
                                    quiet_limit, evals)
                 else:
@@ -673,10 +691,9 @@ def search(tables, memory, stack, output, request):
             _make_child(f, child, c, mv_from[ply, pick], mv_to[ply, pick], cap, ply, masks, tables.zobrist,
                         tables.endgame)
             rep[n_hist + ply + 1] = child.key
-            if use_net:
-                frm, to = mv_from[ply, pick], mv_to[ply, pick]
-                net_update(acc, ply, net, c, frm, to, cap & masks[M_VALID], f.kings,
-                           np.int64((f.kings >> np.uint64(frm)) & ONE), np.int64((child.kings >> np.uint64(to)) & ONE))
+            # the accumulators past this ply are another path's now (brought up when evaluated)
+            fresh[0] = min(fresh[0], ply)
+            fresh[1] = min(fresh[1], ply)
             _child_window(f, child, k, cap)
             ply += 1
             action = ENTER

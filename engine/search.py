@@ -199,6 +199,7 @@ class Searcher:
                               scratch=scratch, capstk=capstk, routes=np.zeros((1, MAX_PATH), dtype=np.int64),
                               route_len=np.zeros(1, dtype=np.int64),
                               acc=np.zeros((K.MAX_PLY, 2, MAX_HIDDEN), dtype=np.int16),
+                              fresh=np.zeros(2, dtype=np.int64),
                               hidden=np.zeros((3, MAX_HIDDEN), dtype=np.int16))
         self._output = K.Output(out=np.zeros(K.O_COUNT, dtype=np.int64),
                                 pv_from=np.zeros((K.MAX_PLY, K.MAX_PLY), dtype=np.int64),

@@ -118,7 +118,9 @@ def test_the_accumulator_kept_move_by_move_is_the_one_summed_afresh(variant, tmp
             cap = sum(1 << variant_bit(variant, sq) for sq in move.captured)
             was_king = (pos.kings >> frm) & 1
             is_king = (after.kings >> to) & 1
-            N.update(acc, 0, net, int(pos.turn), frm, to, np.uint64(cap), np.uint64(pos.kings), was_king, is_king)
+            for view in (0, 1):
+                N.update(acc, 0, net, view, int(pos.turn), frm, to, np.uint64(cap), np.uint64(pos.kings), was_king,
+                         is_king)
             fresh = np.zeros((2, N.MAX_HIDDEN), dtype=np.int16)
             N.refresh(np.uint64(after.white), np.uint64(after.black), np.uint64(after.kings), net, fresh)
             assert np.array_equal(acc[1], fresh), (pos.fen(), pos.move_text(move))
