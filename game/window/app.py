@@ -114,7 +114,7 @@ class App:
         self._ready = False
         self._restored = False  # the saved game has been looked for (once the move generator loaded)
         self._room_host = room_host
-        self._driver_code_released = False  # see _release_driver_code
+        self._warmed_up = False  # see _after_warm_up
         self._launch_link: Intent | None = None  # the room of the link given on the command line, to join once ready
         if link is not None:
             from game.play.intents import JoinRoom
@@ -188,7 +188,7 @@ class App:
         if self._closing():
             return False
         if not self.compositor.draw(self.ui, self.renderer, state, self._viewport(), now, changed):
-            self._release_driver_code()
+            self._after_warm_up()
             return False
         pygame.display.flip()
         self.frames += 1
@@ -205,19 +205,30 @@ class App:
             self.running = False
         return not self.running
 
-    def _release_driver_code(self) -> None:
+    def _after_warm_up(self) -> None:
         """On the first frame with nothing to draw once the renderer has warmed up (its shaders and
-        drawing states compiled, the board's textures made), hand back the GL driver's LLVM code
-        (engine/pages.py): a software driver (Mesa's llvmpipe) compiles every shader and drawing state
-        with LLVM, then runs only what it compiled, and about 48 MB of LLVM's code stayed resident. A
-        state first met later faults back what its compiling needs. Reading the process's mappings
-        takes 15-20 ms, on a frame that shows nothing new."""
-        if self._driver_code_released or self.renderer is None or not self.renderer.is_settled:
+        drawing states compiled, the board's textures made), two things best done once, on a frame
+        that shows nothing new:
+
+        - Hand back the GL driver's LLVM code (engine/pages.py): a software driver (Mesa's llvmpipe)
+          compiles every shader and drawing state with LLVM, then runs only what it compiled, and
+          about 48 MB of LLVM's code stayed resident. A state first met later faults back what its
+          compiling needs. Reading the process's mappings takes 15-20 ms.
+        - Put what the start-up made (numba, the engine's kernels, the renderer: about 115,000
+          objects) out of the garbage collector's way (``gc.freeze``), after one collection
+          (25-40 ms): Python's full collections walked all of them, 30-40 ms in the middle of
+          whatever frame came, once the old generation had grown by a quarter (the bench's game
+          adds about 400 objects a minute to it: every hour or so); now they walk what came since."""
+        if self._warmed_up or self.renderer is None or not self.renderer.is_settled:
             return
+        import gc
+
         from engine.pages import release_library_pages
 
-        self._driver_code_released = True
+        self._warmed_up = True
         release_library_pages("libLLVM")
+        gc.collect()
+        gc.freeze()
 
     def _prepare_boards(self) -> None:
         """Start making the board images (a second of numpy each, on a background thread) while the

@@ -53,6 +53,27 @@ def test_still_frames_draw_nothing_and_partial_frames_match_a_full_redraw(open_a
     assert np.array_equal(_pixels(app), partial), "drawing only the changed parts gives the full picture"
 
 
+def test_the_start_ups_objects_leave_the_collectors_way_once_the_board_has_warmed_up(open_app):
+    import gc
+
+    gc.unfreeze()  # (another window of this process may have frozen its own)
+    try:
+        from game.play import intents as ctl
+
+        app = open_app((800, 600), until=lambda app: app.is_ready and app.renderer is not None)
+        assert gc.get_freeze_count() == 0
+        app.dispatch(ctl.StartGame(None))
+        end = time.monotonic() + 60
+        while app.step() or not app.renderer.is_settled:  # until a frame draws nothing
+            assert time.monotonic() < end, "the window kept drawing"
+            time.sleep(1 / 120)
+        frozen = gc.get_freeze_count()
+        assert frozen > len(gc.get_objects()), "the start-up's objects are frozen: a full collection skips them"
+        assert not app.step() and gc.get_freeze_count() <= frozen, "once (frozen objects still die)"
+    finally:
+        gc.unfreeze()
+
+
 def test_a_window_opens_after_an_offscreen_picture_in_the_same_process(display, tmp_path):
     """The offscreen tools' EGL context is not left current: a window opened afterwards in the same
     process gets its own GL context (a current EGL context makes that fail and Xlib end the process)."""
