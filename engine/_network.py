@@ -26,8 +26,8 @@ The accumulator (``b1 + w1 @ inputs`` before the clip) is kept for both views at
 search (``Stack.acc[ply, view]``): the root's is summed from its pieces (``refresh``), a child's is its
 parent's plus the columns of the pieces that appeared and minus those that left (``update``, a view
 at a time, when an evaluation needs it), so that undoing a move costs nothing (the parent's row is
-still there). ``NetTables.sizes[0] == 0``
-means no network: the search uses the linear evaluation (``_eval``).
+still there). ``NetTables.sizes[0] == 0`` means no network: the search uses the linear evaluation
+(``_eval``).
 """
 
 from typing import NamedTuple
