@@ -8,8 +8,6 @@ where FXAA smooths.
 
 from __future__ import annotations
 
-from itertools import pairwise
-
 import numpy as np
 
 from .geometry import BOARD_THICKNESS, PIECE_HEIGHT, PIECE_RADIUS, half_extent
@@ -160,11 +158,28 @@ def merge_boxes(boxes: list, waste: float | None = None) -> list[tuple[int, int,
     return [tuple(b) for b in boxes]
 
 
-def bands(viewport: tuple, count: int) -> list[tuple[int, int, int, int]]:
-    """The GL ``viewport`` cut into ``count`` horizontal bands, as boxes."""
+def row_costs(viewport: tuple, boxes: np.ndarray, weight: float) -> np.ndarray:
+    """What drawing the rows of the GL ``viewport`` costs, cumulated bottom up (one entry more than
+    rows, from 0): each row its width, plus ``weight`` times the width of the ``boxes`` (x0, y0, x1,
+    y1) that cross it."""
     x, y, w, h = viewport
-    edges = [y + round(h * i / count) for i in range(count + 1)]
-    return [(x, a, x + w, b) for a, b in pairwise(edges) if b > a]
+    per_row = np.full(h, float(w))
+    if len(boxes):
+        b = np.asarray(boxes, dtype=float)
+        widths = weight * (np.clip(b[:, 2], x, x + w) - np.clip(b[:, 0], x, x + w))
+        steps = np.zeros(h + 1)
+        np.add.at(steps, np.clip(np.floor(b[:, 1]) - y, 0, h).astype(int), widths)
+        np.add.at(steps, np.clip(np.ceil(b[:, 3]) - y, 0, h).astype(int), -widths)
+        per_row += np.cumsum(steps[:h])
+    return np.concatenate(([0.0], np.cumsum(per_row)))
+
+
+def band_end(costs: np.ndarray, start: int, allowance: float, least: int) -> int:
+    """Where a band of rows from ``start`` ends (exclusive) for its cost to stay within
+    ``allowance``, given the rows' cumulated ``costs`` (see :func:`row_costs`): at least ``least``
+    rows, at most the rows left."""
+    fits = int(np.searchsorted(costs, costs[start] + allowance, side="right")) - 1
+    return min(max(fits, start + least), len(costs) - 1)
 
 
 def changed_boxes(view_proj: np.ndarray, viewport: tuple, old: Instances, new: Instances) -> list[tuple[int, int, int, int]]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import moderngl
+import numpy as np
 
 from .camera import Camera
 from .gl import picture_texture
@@ -169,16 +170,30 @@ class Shown:
     key: tuple | None = None
 
 
-class Build:
-    """A rebuild of the cached pictures for ``board_key``, band by band: the board's bands first
-    (the still picture copies the board), then the still picture's (for ``still_key``)."""
+@dataclass
+class Rows:
+    """The rows of a picture still to draw, bottom up: ``costs``, what drawing them costs
+    cumulated (see boxes.row_costs); ``next``, the first row not drawn yet."""
 
-    def __init__(self, board_key, bands: list):
+    costs: np.ndarray
+    next: int = 0
+
+    @property
+    def done(self) -> bool:
+        return self.next == len(self.costs) - 1
+
+
+class Build:
+    """A rebuild of the cached pictures for ``board_key`` (in ``viewport``), a band of rows at a
+    time: the board's first (the still picture copies the board), then the still picture's (for
+    ``still_key``, with its costs)."""
+
+    def __init__(self, board_key, viewport: tuple, board: Rows):
         self.board_key = board_key
-        self.bands = bands
-        self.board_bands = list(bands)
+        self.viewport = viewport
+        self.board = board
         self.still_key: tuple | None = None
-        self.still_bands = list(bands)
+        self.still: Rows | None = None
 
 
 class ViewCache:

@@ -20,13 +20,14 @@ from engine import Variant
 
 from .board_textures import BoardTextures
 from .boxes import (
-    bands,
+    band_end,
     board_edge_strips,
     bounding,
     changed_boxes,
     grow,
     intersect,
     moving_boxes,
+    row_costs,
     scissor,
     touching,
     viewport_box,
@@ -37,7 +38,7 @@ from .gl import is_software_renderer, picture_texture
 from .materials import load_program, set_uniform
 from .overlay import PixelCopy
 from .picking import Viewport, pick_square, piece_heights
-from .pictures import Build, Layers, Shown, ViewCache
+from .pictures import Build, Layers, Rows, Shown, ViewCache
 from .state import RenderState
 
 CLEAR_COLOUR = (0.12, 0.12, 0.13)
@@ -48,10 +49,15 @@ MAX_PIECES = 2 * 50 + 8  # every man of a 10x10 game stacked as kings, plus anim
 # of the resolution at most (a quarter of the pixels) and scales the picture up; less when it is
 # slow (see pictures.ViewCache.adapt_scale).
 SOFTWARE_MOTION_SCALE = 0.5
-# When the camera stops, the cached pictures are rebuilt in this many bands, as many a frame as fit
-# in the budget (seconds of finished work), so no frame stalls on a whole rebuild.
-BUILD_BANDS = 12
+# When the camera stops, the cached pictures are rebuilt a band of rows at a time, each frame as
+# many rows as its budget (seconds of finished work since the frame began) pays for at the cost the
+# last band measured, so no frame stalls on a rebuild; a band has at least 1/BUILD_BANDS_MOST of the
+# rows.
+BUILD_BANDS_MOST = 24
 BUILD_BUDGET_S = 0.005
+# In a band of the still picture a pixel in a piece's box costs about this many of the board's
+# (llvmpipe, 1280x800: an empty band of 50,000 pixels 2 ms, and 0.13 us more a pixel of pieces)
+PIECE_PIXEL_COST = 3.0
 # The reduced picture's men: 12 segments around, each rounded edge one (96 triangles, 224 with 16
 # segments and the full edges: on llvmpipe at 1280x800 the pieces' share of a turning frame's scene
 # went from 1.4-1.6 to 1.0-1.1 ms)
@@ -152,6 +158,7 @@ class BoardRenderer:
         self.fxaa = self.samples == 0 and samples >= 2
         self.motion_scale = (SOFTWARE_MOTION_SCALE if software else 1.0) if motion_scale is None else motion_scale
         self.build_budget_s = BUILD_BUDGET_S
+        self.band_unit_s: dict[str, float] = {}  # what a unit of a band's cost took, last measured, per picture
         self.programs = {name: load_program(ctx, name) for name in ("board", "piece", "ring", "decal", "background",
                                                                       "present", "fxaa")}
         self.programs["board_glint"] = load_program(ctx, "board", ("GLINT",))
@@ -275,7 +282,7 @@ class BoardRenderer:
             return False
         if layers.board_key != board_key and was_reduced and view.reduced is not None and view.reduced.viewport == gl_viewport:
             if view.build is None or view.build.board_key != board_key:
-                view.build = Build(board_key, bands(gl_viewport, BUILD_BANDS))
+                view.build = Build(board_key, gl_viewport, Rows(row_costs(gl_viewport, np.empty((0, 4)), 0.0)))
         elif view.build is not None and view.build.board_key != board_key:
             view.build = None
         if view.build is not None:
@@ -427,22 +434,33 @@ class BoardRenderer:
 
     def _advance_build(self, frame: Frame, layers: Layers, build: Build, still_key, started: float,
                        at_least_one: bool) -> bool:
-        """Do the next bands of a spread-out rebuild until this frame's time budget is spent (at
+        """Draw the next bands of a spread-out rebuild while this frame's time budget lasts (at
         least one band when ``at_least_one``); True once both cached pictures are complete."""
-        if build.still_key != still_key:  # something changed on the board meanwhile: its bands again
-            build.still_key, build.still_bands = still_key, list(build.bands)
-        first, last_band_s = at_least_one, 0.0
-        while build.board_bands or build.still_bands:
-            band_start = time.perf_counter()
-            if not first and band_start - started + last_band_s > self.build_budget_s:
-                return False
-            first = False
-            if build.board_bands:
-                self._build_board(frame, layers, build.board_bands.pop(0))
-            else:
-                self._build_still(frame, layers, [build.still_bands.pop(0)])
-            self.ctx.finish()  # the budget is for finished work: a software renderer works lazily
-            last_band_s = time.perf_counter() - band_start
+        x, y, w, h = build.viewport
+        if build.still_key != still_key or build.still is None:  # something changed on the board meanwhile: its rows again
+            build.still_key = still_key
+            build.still = Rows(row_costs(build.viewport, frame.still_boxes(build.viewport)[0], PIECE_PIXEL_COST))
+        least = -(-h // BUILD_BANDS_MOST)
+        first = at_least_one
+        self.ctx.finish()  # what the frame drew before is not the bands' cost
+        for kind, rows in (("board", build.board), ("still", build.still)):
+            while not rows.done:
+                band_start = time.perf_counter()
+                left = self.build_budget_s - (band_start - started)
+                unit_s = self.band_unit_s.get(kind)
+                end = band_end(rows.costs, rows.next, left / unit_s if unit_s else 0.0, least)
+                cost = rows.costs[end] - rows.costs[rows.next]
+                if not first and (unit_s is None or cost * unit_s > left):
+                    return False
+                first = False
+                box = (x, y + rows.next, x + w, y + end)
+                if kind == "board":
+                    self._build_board(frame, layers, box)
+                else:
+                    self._build_still(frame, layers, [box])
+                self.ctx.finish()  # the budget is for finished work: a software renderer works lazily
+                self.band_unit_s[kind] = (time.perf_counter() - band_start) / cost
+                rows.next = end
         layers.board_key, layers.still_key, layers.still_rows = build.board_key, still_key, frame.still_rows()
         return True
 

@@ -78,6 +78,20 @@ def test_fxaa_strips_follow_the_board_blocks_edges():
     assert board_edge_strips(behind, (0, 0, 1280, 720), INTERNATIONAL.size) is None
 
 
+def test_a_rebuilds_bands_are_as_tall_as_their_cost_allows_narrower_where_the_pieces_are():
+    from game.render.boxes import band_end, row_costs
+
+    viewport = (10, 20, 100, 40)  # 40 rows of 100 pixels, from GL row 20
+    empty = row_costs(viewport, np.empty((0, 4)), 3.0)
+    assert len(empty) == 41 and np.allclose(np.diff(empty), 100.0)
+    # a piece's box over rows 30-39 (10-19 of the viewport), half of it left of the viewport
+    costs = row_costs(viewport, np.array([[0.0, 30.0, 30.0, 40.0]]), 3.0)
+    assert np.allclose(np.diff(costs)[10:20], 100 + 3 * 20) and np.allclose(np.diff(costs)[:10], 100)
+    assert band_end(costs, 0, 1000.0, 2) == 10  # ten empty rows fit
+    assert band_end(costs, 10, 1000.0, 2) == 16  # six with the piece
+    assert band_end(costs, 10, 10.0, 2) == 12  # at least two, whatever they cost
+    assert band_end(costs, 38, 1000.0, 4) == 40  # no further than the last row
+
 def test_square_numbers_are_written_on_a_copy_of_the_kept_board_image():
     from game.render.textures import board_image
 

@@ -130,7 +130,7 @@ def test_a_kept_target_gets_only_what_changed_and_shows_the_full_redraws_pixels(
 
 def test_camera_motion_shows_a_reduced_picture_then_the_full_one_band_by_band(gl, fbo, monkeypatch):
     from game.render.pictures import ViewCache
-    from game.render.scene import BUILD_BANDS, BoardRenderer
+    from game.render.scene import BUILD_BANDS_MOST, BoardRenderer
 
     monkeypatch.setattr(ViewCache, "adapt_scale", lambda *args: None)  # the scale stays, however slow the machine
 
@@ -148,7 +148,7 @@ def test_camera_motion_shows_a_reduced_picture_then_the_full_one_band_by_band(gl
         while not np.array_equal(image, full):
             image = draw(gl, r, selected, 0.0, fbo)
             frames += 1
-            assert frames <= 2 * BUILD_BANDS + 1, "the cached pictures are never finished"
+            assert frames <= 2 * BUILD_BANDS_MOST + 1, "the cached pictures are never finished"
         assert frames > 2  # spread over frames, not rebuilt at once
         assert r._view.reduced is None  # not needed until the camera moves again
         assert np.array_equal(draw(gl, r, selected, 0.0, fbo), full)  # and kept
@@ -164,7 +164,7 @@ def test_a_kept_target_is_not_copied_the_same_reduced_picture_while_the_build_go
     picture of the last moving frame: a kept target has it already, and gets only the finished
     still picture, once, on the frame after the last band."""
     from game.render.pictures import ViewCache
-    from game.render.scene import BUILD_BANDS, BoardRenderer
+    from game.render.scene import BUILD_BANDS_MOST, BoardRenderer
 
     monkeypatch.setattr(ViewCache, "adapt_scale", lambda *args: None)  # the scale stays, however slow the machine
     selected, _, _ = capture_states()
@@ -185,7 +185,7 @@ def test_a_kept_target_is_not_copied_the_same_reduced_picture_while_the_build_go
         while not r.is_settled:
             r.draw(turned, 0.0, VIEWPORT, target=fbo, kept=True)
             frames += 1
-            assert frames <= 2 * BUILD_BANDS + 2
+            assert frames <= 2 * BUILD_BANDS_MOST + 2
         assert frames > 2 and copies[1:] == [r._view.layers.still_colour], "the finished picture, once"
         assert np.array_equal(draw(gl, r, turned, 0.0, fbo), fresh(gl, turned, 0.0, fbo))
     finally:
