@@ -130,7 +130,7 @@ else:
     from numba.extending import intrinsic
     from numba.np.arrayobj import make_array
 
-    def _pointer(context, builder, array_type, array, index):
+    def element_pointer(context, builder, array_type, array, index):
         """The address of ``array[index]`` (a tuple of LLVM integers), unchecked."""
         a = make_array(array_type)(context, builder, array)
         return cgutils.get_item_pointer2(context, builder, a.data, cgutils.unpack_tuple(builder, a.shape),
@@ -188,10 +188,10 @@ else:
             odd = ir.Constant(sums_t, list(range(1, 2 * STEP, 2)))
             repeat = ir.Constant(ir.VectorType(i32, 2 * STEP), [i & 1 for i in range(2 * STEP)])
             zero = intp(0)
-            source = _pointer(context, builder, sig.args[0], hidden_v, (src_v, zero))
-            target = _pointer(context, builder, sig.args[0], hidden_v, (dst_v, zero))
-            first_row = _pointer(context, builder, sig.args[3], weights_v, (zero, zero))
-            biases = _pointer(context, builder, sig.args[4], bias_v, (zero,))
+            source = element_pointer(context, builder, sig.args[0], hidden_v, (src_v, zero))
+            target = element_pointer(context, builder, sig.args[0], hidden_v, (dst_v, zero))
+            first_row = element_pointer(context, builder, sig.args[3], weights_v, (zero, zero))
+            biases = element_pointer(context, builder, sig.args[4], bias_v, (zero,))
             row_length = builder.mul(n_out_v, intp(2))
             unroll = STEP // 2
 

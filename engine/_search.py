@@ -23,7 +23,8 @@ nearer wins score higher; draws score 0.
 Transposition table: one array of ``TT_ENTRY`` records, each the Zobrist key (uint64) and the data
 (int64, packed: score, depth, bound, move code, generation), in buckets of two entries (32 bytes, so a
 probe reads one cache line): the first slot keeps the deeper (or current-search) entry, the second
-is always replaced.
+is always replaced. A child's bucket is prefetched as soon as its key is known: its probe comes a few
+steps later, and waiting on memory there took about a seventh of the bench's time (``perf``).
 
 A move code packs (from bit, to bit, an 8-bit hash of the captured set) with bit 20 set so that no
 move has code 0; killers, the hash move and the PV compare codes.
@@ -169,10 +170,15 @@ if is_interpreted():  # plain Python (see _jit.interpret): the game's window imp
     def _unlikely(cond):
         return cond
 
+    def _prefetch(table, index):
+        """Start loading ``table[index]`` into the cache (compiled; nothing in plain Python)."""
+
 else:
     from llvmlite import ir
     from numba import types
     from numba.extending import intrinsic
+
+    from ._network import element_pointer
 
     @intrinsic
     def _unlikely(typingctx, cond):
@@ -183,6 +189,22 @@ else:
             fn = builder.module.declare_intrinsic("llvm.expect", [bit], ir.FunctionType(bit, [bit, bit]))
             return builder.call(fn, [args[0], ir.Constant(bit, 0)])
         return types.boolean(types.boolean), codegen
+
+    @intrinsic
+    def _prefetch(typingctx, table, index):
+        """Start loading ``table[index]`` into the cache (llvm.prefetch: for reading, kept close)."""
+        if not (isinstance(table, types.Array) and table.ndim == 1 and isinstance(index, types.Integer)):
+            return None
+
+        def codegen(context, builder, signature, args):
+            bytes_at = ir.IntType(8).as_pointer()
+            address = builder.bitcast(element_pointer(context, builder, signature.args[0], args[0], (args[1],)), bytes_at)
+            i32 = ir.IntType(32)
+            fn = builder.module.declare_intrinsic("llvm.prefetch", [bytes_at],
+                                                  ir.FunctionType(ir.VoidType(), [bytes_at, i32, i32, i32]))
+            builder.call(fn, [address, i32(0), i32(3), i32(1)])
+            return context.get_dummy_value()
+        return types.void(table, types.intp), codegen
 
 
 @inlined
@@ -272,6 +294,12 @@ def _tt_probe(tt, key):
     if tt[i + 1].key == key:
         return tt[i + 1].data
     return 0
+
+
+@inlined
+def _tt_prefetch(tt, key):
+    """Start loading ``key``'s bucket (``_tt_probe`` reads it soon)."""
+    _prefetch(tt, np.int64(key & np.uint64(tt.shape[0] // 2 - 1)) * 2)
 
 
 @inlined
@@ -691,6 +719,7 @@ def search(tables, memory, stack, output, request):
             _make_child(f, child, c, mv_from[ply, pick], mv_to[ply, pick], cap, ply, masks, tables.zobrist,
                         tables.endgame)
             rep[n_hist + ply + 1] = child.key
+            _tt_prefetch(tt, child.key)
             # the accumulators past this ply are another path's now (brought up when evaluated)
             fresh[0] = min(fresh[0], ply)
             fresh[1] = min(fresh[1], ply)
