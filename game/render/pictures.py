@@ -184,13 +184,12 @@ class Rows:
 
 
 class Build:
-    """A rebuild of the cached pictures for ``board_key`` (in ``viewport``), a band of rows at a
-    time: the board's first (the still picture copies the board), then the still picture's (for
-    ``still_key``, with its costs)."""
+    """A rebuild of the cached pictures for ``board_key``, a band of rows at a time: the board's
+    first (the still picture copies the board), then the still picture's (for ``still_key``, with
+    its costs)."""
 
-    def __init__(self, board_key, viewport: tuple, board: Rows):
+    def __init__(self, board_key, board: Rows):
         self.board_key = board_key
-        self.viewport = viewport
         self.board = board
         self.still_key: tuple | None = None
         self.still: Rows | None = None

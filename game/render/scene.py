@@ -282,7 +282,7 @@ class BoardRenderer:
             return False
         if layers.board_key != board_key and was_reduced and view.reduced is not None and view.reduced.viewport == gl_viewport:
             if view.build is None or view.build.board_key != board_key:
-                view.build = Build(board_key, gl_viewport, Rows(row_costs(gl_viewport, np.empty((0, 4)), 0.0)))
+                view.build = Build(board_key, Rows(row_costs(gl_viewport, np.empty((0, 4)), 0.0)))
         elif view.build is not None and view.build.board_key != board_key:
             view.build = None
         if view.build is not None:
@@ -436,10 +436,10 @@ class BoardRenderer:
                        at_least_one: bool) -> bool:
         """Draw the next bands of a spread-out rebuild while this frame's time budget lasts (at
         least one band when ``at_least_one``); True once both cached pictures are complete."""
-        x, y, w, h = build.viewport
+        x, y, w, h = viewport = layers.viewport  # the build's (its board_key's)
         if build.still_key != still_key or build.still is None:  # something changed on the board meanwhile: its rows again
             build.still_key = still_key
-            build.still = Rows(row_costs(build.viewport, frame.still_boxes(build.viewport)[0], PIECE_PIXEL_COST))
+            build.still = Rows(row_costs(viewport, frame.still_boxes(viewport)[0], PIECE_PIXEL_COST))
         least = -(-h // BUILD_BANDS_MOST)
         first = at_least_one
         self.ctx.finish()  # what the frame drew before is not the bands' cost

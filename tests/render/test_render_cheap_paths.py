@@ -92,6 +92,7 @@ def test_a_rebuilds_bands_are_as_tall_as_their_cost_allows_narrower_where_the_pi
     assert band_end(costs, 10, 10.0, 2) == 12  # at least two, whatever they cost
     assert band_end(costs, 38, 1000.0, 4) == 40  # no further than the last row
 
+
 def test_square_numbers_are_written_on_a_copy_of_the_kept_board_image():
     from game.render.textures import board_image
 
