@@ -3,6 +3,7 @@
 :class:`Layers` holds the board and the still scene of one viewport size; :class:`Reduced` the
 picture drawn at a reduced resolution while the camera moves; :class:`Stage` where moving pieces
 are drawn over the still picture; :class:`Build` a rebuild of the layers spread over frames;
+:class:`Landing` the still picture's changes at the end of a move, drawn while it is animated;
 :class:`ViewCache` all of these for one target, with the last camera and the dynamic scale. The
 window's frames keep one ViewCache, the shader warm-up another.
 
@@ -195,11 +196,50 @@ class Build:
         self.still: Rows | None = None
 
 
+class Landing:
+    """The still picture's changes when a move's animation ends, drawn ahead in pictures of their
+    own (laid out like :class:`Layers` of ``size``) while it runs, a band of rows at a time: the
+    frame where the piece comes to rest copies them into the still picture instead of drawing them.
+
+    A plan is for one ``animation`` and the still picture it was made against (``base``, a
+    still key): ``key`` is the still key at the end, ``frame`` the end's :class:`Frame`, ``boxes``
+    (x0, y0, x1, y1) what changes, each with its :class:`Rows` still to draw."""
+
+    def __init__(self, ctx, size: tuple[int, int], fxaa: bool, bgra: bool = False):
+        self.size = size
+        self.resolved = None  # (a multisampled renderer draws its still changes at once)
+        self.work_colour = picture_texture(ctx, size, bgra)
+        self.work_colour.filter = (moderngl.LINEAR, moderngl.LINEAR) if fxaa else (moderngl.NEAREST, moderngl.NEAREST)
+        self.depth = ctx.depth_texture(size)
+        self.work = ctx.framebuffer([self.work_colour], self.depth)
+        self._owned = [self.work, self.depth, self.work_colour]
+        self.smoothed = None
+        if fxaa:
+            self.work_colour_fbo = ctx.framebuffer([self.work_colour])
+            self.smoothed_colour = picture_texture(ctx, size, bgra)
+            self.smoothed = ctx.framebuffer([self.smoothed_colour])
+            self._owned = [self.smoothed, self.smoothed_colour, self.work_colour_fbo, *self._owned]
+        self.plan(None, None, None, None, [])
+
+    def plan(self, animation, base, key, frame, boxes: list, rows: list[Rows] | None = None) -> None:
+        self.animation, self.base, self.key, self.frame, self.boxes = animation, base, key, frame, boxes
+        self.rows = rows or []
+
+    @property
+    def done(self) -> bool:
+        return self.animation is not None and all(rows.done for rows in self.rows)
+
+    def release(self) -> None:
+        for obj in self._owned:
+            obj.release()
+        self._owned = []
+
+
 class ViewCache:
     """What drawing keeps between frames for one target: the cached :class:`Layers`, the last
     :class:`Reduced` picture and whether the last frame showed it, a :class:`Build` in progress,
     the last camera and the reduced picture's scale now (dynamic: see :meth:`adapt_scale`); the
-    :class:`Stage` for moving pieces. ``bgra``: its pictures' textures in that order (see
+    :class:`Stage` for moving pieces, the :class:`Landing` of a move animated. ``bgra``: its pictures' textures in that order (see
     :func:`picture_texture`)."""
 
     def __init__(self, bgra: bool = False):
@@ -207,6 +247,7 @@ class ViewCache:
         self.layers: Layers | None = None
         self.reduced: Reduced | None = None
         self.stage: Stage | None = None
+        self.landing: Landing | None = None
         self.reduced_last = False
         self.build: Build | None = None
         self.previous_camera: Camera | None = None
@@ -240,6 +281,14 @@ class ViewCache:
             self.stage = Stage(ctx, (w, h), self.bgra)
         return self.stage
 
+    def landing_for(self, ctx, size: tuple[int, int], fxaa: bool) -> Landing:
+        """The landing pictures for layers of ``size`` (made anew, without a plan, when it changed)."""
+        if self.landing is None or self.landing.size != size:
+            if self.landing is not None:
+                self.landing.release()
+            self.landing = Landing(ctx, size, fxaa, self.bgra)
+        return self.landing
+
     def drop_reduced(self) -> None:
         """Free the reduced picture: the cached pictures are complete and show the still camera.
         Its buffers would otherwise wait for the next camera move, which makes them again at once."""
@@ -261,7 +310,7 @@ class ViewCache:
 
     def release(self) -> None:
         """Free the pictures' GL objects (the cache can be used again: it makes new ones)."""
-        for pictures in (self.layers, self.reduced, self.stage):
+        for pictures in (self.layers, self.reduced, self.stage, self.landing):
             if pictures is not None:
                 pictures.release()
-        self.layers = self.reduced = self.stage = None
+        self.layers = self.reduced = self.stage = self.landing = None

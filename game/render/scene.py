@@ -38,7 +38,7 @@ from .gl import is_software_renderer, picture_texture
 from .materials import load_program, set_uniform
 from .overlay import PixelCopy
 from .picking import Viewport, pick_square, piece_heights
-from .pictures import Build, Layers, Rows, Shown, ViewCache
+from .pictures import Build, Landing, Layers, Rows, Shown, ViewCache
 from .state import RenderState
 
 CLEAR_COLOUR = (0.12, 0.12, 0.13)
@@ -55,6 +55,12 @@ SOFTWARE_MOTION_SCALE = 0.5
 # rows.
 BUILD_BANDS_MOST = 24
 BUILD_BUDGET_S = 0.005
+# While a move is animated, what its end changes in the still picture is drawn ahead the same way,
+# a band of at least 1/LANDING_BANDS_MOST of a changed box's rows at a time, within a budget of its
+# own: most animating frames take 2 ms, and the bands fill a few of them up to about 3 ms instead of
+# 2-5 ms in the frame where the piece comes to rest (1280x800 on llvmpipe)
+LANDING_BANDS_MOST = 8
+LANDING_BUDGET_S = 0.003
 # In a band of the still picture a pixel in a piece's box costs about this many of the board's
 # (llvmpipe, 1280x800: an empty band of 50,000 pixels 2 ms, and 0.13 us more a pixel of pieces)
 PIECE_PIXEL_COST = 3.0
@@ -158,6 +164,7 @@ class BoardRenderer:
         self.fxaa = self.samples == 0 and samples >= 2
         self.motion_scale = (SOFTWARE_MOTION_SCALE if software else 1.0) if motion_scale is None else motion_scale
         self.build_budget_s = BUILD_BUDGET_S
+        self.landing_budget_s = LANDING_BUDGET_S
         self.band_unit_s: dict[str, float] = {}  # what a unit of a band's cost took, last measured, per picture
         self.programs = {name: load_program(ctx, name) for name in ("board", "piece", "ring", "decal", "background",
                                                                       "present", "fxaa")}
@@ -249,6 +256,8 @@ class BoardRenderer:
             elif self._cached_pictures_ready(frame, viewport, target, view, was_reduced, started, shown):
                 assert view.layers is not None
                 self._show_cached(frame, viewport, target, view, shown)
+                if self.software:
+                    self._draw_landing_ahead(frame, t, viewport, view, started)
         finally:
             # leave the target bound: moderngl rebinds the bound framebuffer after creating one, and
             # rebinding a cached layer released since (a resize) is a GL_INVALID_OPERATION
@@ -297,10 +306,14 @@ class BoardRenderer:
             self._build_board(frame, layers, viewport_box(gl_viewport))
             layers.board_key, layers.still_key = board_key, None
         if layers.still_key != still_key:
-            boxes = [viewport_box(gl_viewport)]
-            if layers.still_key is not None and layers.still_key[0] == board_key and layers.still_rows is not None:
-                boxes = changed_boxes(frame.view_proj_matrix, gl_viewport, layers.still_rows, frame.still_rows())
-            self._build_still(frame, layers, boxes)
+            landing = view.landing
+            if landing is not None and landing.done and landing.key == still_key and landing.base == layers.still_key:
+                self._land(layers, landing)
+            else:
+                boxes = [viewport_box(gl_viewport)]
+                if layers.still_key is not None and layers.still_key[0] == board_key and layers.still_rows is not None:
+                    boxes = changed_boxes(frame.view_proj_matrix, gl_viewport, layers.still_rows, frame.still_rows())
+                self._build_still(frame, layers, boxes)
             layers.still_key, layers.still_rows = still_key, frame.still_rows()
         return True
 
@@ -464,6 +477,67 @@ class BoardRenderer:
         layers.board_key, layers.still_key, layers.still_rows = build.board_key, still_key, frame.still_rows()
         return True
 
+    def _draw_landing_ahead(self, frame: Frame, t: float, viewport: Viewport, view: ViewCache, started: float) -> None:
+        """While a move is animated, draw what its end changes in the still picture into the
+        view's :class:`Landing`, as many bands of rows as the frame's landing budget still pays for
+        (as :meth:`_advance_build` does, at the cost per unit the last landing band measured), and
+        at least one in a frame within the rebuild's budget, so that they are ready in time (a move
+        is animated over 15 frames or more at the normal speed): the frame where the piece comes to
+        rest copies them (:meth:`_land`) instead of drawing them. Planned once the still picture
+        stands as it will until then, after the captured pieces have left it (they leave when the
+        piece lands); planned again if it changes meanwhile."""
+        anim = frame.state.animation
+        layers = view.layers
+        assert layers is not None and layers.still_key is not None and layers.still_rows is not None
+        if anim is None or anim.is_done(t) or (anim.captured and t < anim.landed_time):
+            return
+        landing = view.landing_for(self.ctx, layers.size, layers.smoothed is not None)
+        if landing.animation is not anim or landing.base != layers.still_key:
+            end = Frame(frame.state, anim.end_time, frame.camera, viewport.aspect, frame.texture_key)
+            bounds = viewport_box(layers.viewport)
+            changed = changed_boxes(end.view_proj_matrix, layers.viewport, layers.still_rows, end.still_rows())
+            boxes = [box for box in (intersect(b, bounds) for b in changed) if box is not None]
+            pieces = end.still_boxes(layers.viewport)[0]
+            landing.plan(anim, layers.still_key, (layers.still_key[0], end.still_key()), end, boxes,
+                         [Rows(row_costs(scissor(box), pieces, PIECE_PIXEL_COST)) for box in boxes])
+        if landing.done:
+            return
+        self.ctx.finish()  # what the frame drew before is not the bands' cost
+        # one band whatever the landing's budget says, unless the frame is long already (the one
+        # where a move arrives redraws the still picture where the piece left)
+        first = time.perf_counter() - started < self.build_budget_s
+        for (x0, y0, x1, y1), rows in zip(landing.boxes, landing.rows, strict=True):
+            least = -(-(y1 - y0) // LANDING_BANDS_MOST)
+            while not rows.done:
+                band_start = time.perf_counter()
+                left = self.landing_budget_s - (band_start - started)
+                unit_s = self.band_unit_s.get("landing")
+                end_row = band_end(rows.costs, rows.next, left / unit_s if unit_s else 0.0, least)
+                cost = rows.costs[end_row] - rows.costs[rows.next]
+                if not first and (left <= 0 or (unit_s is not None and cost * unit_s > left)):
+                    return
+                first = False
+                self._build_still(landing.frame, layers, [(x0, y0 + rows.next, x1, y0 + end_row)], into=landing)
+                self.ctx.finish()  # the budget is for finished work: a software renderer works lazily
+                self.band_unit_s["landing"] = (time.perf_counter() - band_start) / cost
+                rows.next = end_row
+
+    def _land(self, layers: Layers, landing: Landing) -> None:
+        """Bring the still picture to a move's end by copying what :meth:`_draw_landing_ahead` drew
+        (as :meth:`_build_still` would have drawn it: its work picture a little wider than the
+        boxes for FXAA's reads, the smoothed one inside them); the landing's plan is spent."""
+        ctx = self.ctx
+        bounds = viewport_box(layers.viewport)
+        for box in landing.boxes:
+            ctx.scissor = scissor(grow(box, FXAA_REACH if layers.smoothed is not None else 0, bounds))
+            ctx.copy_framebuffer(layers.work, landing.work)  # colour and depth
+            if layers.smoothed is not None and landing.smoothed is not None:
+                ctx.scissor = scissor(box)
+                ctx.copy_framebuffer(layers.smoothed, landing.smoothed)
+        if layers.unshown is not None:
+            layers.unshown += landing.boxes
+        landing.plan(None, None, None, None, [])
+
     def _build_board(self, frame: Frame, layers: Layers, box) -> None:
         """Draw the board layer inside ``box`` (x0, y0, x1, y1 in GL pixels), FXAA-smoothed when
         the renderer uses FXAA (drawn a little wider, so the filter's reads are all drawn)."""
@@ -492,41 +566,43 @@ class BoardRenderer:
                 self.edge_strips.write(strips.tobytes())
                 self.edge_strips_vao.render(moderngl.TRIANGLES, vertices=len(strips))
 
-    def _build_still(self, frame: Frame, layers: Layers, boxes: list) -> None:
+    def _build_still(self, frame: Frame, layers: Layers, boxes: list, into: Landing | None = None) -> None:
         """Redraw the still picture inside ``boxes`` (x0, y0, x1, y1): the board, then what stands
         on it, resolved or FXAA-smoothed around the pieces (the board was smoothed with its own
         layer and the markers are anti-aliased in their shader; a full pass would cost more than
         the rest). Copies between layers are blits, depth with colour: for a band's rows a scissored
-        blit costs a software renderer about what a drawn copy does (``PixelCopy``: 0.2 ms)."""
+        blit costs a software renderer about what a drawn copy does (``PixelCopy``: 0.2 ms).
+        ``into``: draw into its pictures instead of the layers' own (on the layers' board)."""
         ctx = self.ctx
-        if layers.unshown is not None:
+        out: Layers | Landing = layers if into is None else into
+        if into is None and layers.unshown is not None:
             layers.unshown += boxes
         bounds = viewport_box(layers.viewport)
-        wides = [grow(box, FXAA_REACH if layers.smoothed is not None else 0, bounds) for box in boxes]
+        wides = [grow(box, FXAA_REACH if out.smoothed is not None else 0, bounds) for box in boxes]
         rows = frame.still_rows()
         piece_boxes, ring_boxes, decal_boxes = frame.still_boxes(layers.viewport)
         ctx.viewport = layers.viewport
         self._set_camera_uniforms(frame)
         for wide in wides:  # one at a time: boxes may overlap, and blended shadows must not double
             ctx.scissor = scissor(wide)
-            ctx.copy_framebuffer(layers.work, layers.board)  # colour and depth
-            layers.work.use()  # sets the viewport and scissor to the whole layer's
+            ctx.copy_framebuffer(out.work, layers.board)  # colour and depth
+            out.work.use()  # sets the viewport and scissor to the whole layer's
             ctx.viewport, ctx.scissor = layers.viewport, scissor(wide)
             # only what reaches into the box: the rest would cost a software renderer its triangles
-            self._draw_pieces(layers.work, rows.shadows[touching(decal_boxes, wide)],
+            self._draw_pieces(out.work, rows.shadows[touching(decal_boxes, wide)],
                               rows.pieces[touching(piece_boxes, wide)], rows.rings[touching(ring_boxes, wide)])
         ctx.disable(moderngl.DEPTH_TEST | moderngl.CULL_FACE | moderngl.BLEND)
-        if layers.resolved is not None:
+        if out.resolved is not None:
             for box in boxes:
                 ctx.scissor = scissor(box)
-                ctx.copy_framebuffer(layers.resolved, layers.work)  # resolves colour and depth
-        if layers.smoothed is not None:
+                ctx.copy_framebuffer(out.resolved, out.work)  # resolves colour and depth
+        if out.smoothed is not None:
             for box in boxes:
                 ctx.scissor = scissor(box)
-                ctx.copy_framebuffer(layers.smoothed, layers.work_colour_fbo)
-            layers.smoothed.use()  # (the scissor is set below)
+                ctx.copy_framebuffer(out.smoothed, out.work_colour_fbo)
+            out.smoothed.use()  # (the scissor is set below)
             ctx.viewport = layers.viewport
-            layers.work_colour.use(0)
+            out.work_colour.use(0)
             self.programs["fxaa"]["u_image"].value = 0
             for box in boxes:
                 for piece_box in piece_boxes:

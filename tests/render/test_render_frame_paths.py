@@ -81,6 +81,86 @@ def test_partial_updates_of_the_still_picture_match_a_full_redraw(gl, fbo):
         r.release()
 
 
+def spy_still_updates(monkeypatch):
+    """The renderer's still-picture updates from now on: ("drawn", boxes) for each drawn into the
+    still picture, ("ahead", boxes) for each drawn ahead into the landing's, ("landed", boxes) for
+    each copied in from it."""
+    from game.render.scene import BoardRenderer
+
+    calls = []
+    build_still, land = BoardRenderer._build_still, BoardRenderer._land
+
+    def spy_build(self, frame, layers, boxes, into=None):
+        calls.append(("drawn" if into is None else "ahead", list(boxes)))
+        return build_still(self, frame, layers, boxes, into)
+
+    def spy_land(self, layers, landing):
+        calls.append(("landed", list(landing.boxes)))
+        return land(self, layers, landing)
+
+    monkeypatch.setattr(BoardRenderer, "_build_still", spy_build)
+    monkeypatch.setattr(BoardRenderer, "_land", spy_land)
+    return calls
+
+
+@pytest.mark.parametrize("bands", ["as the budget allows", "least"])
+def test_a_moves_end_is_drawn_ahead_while_it_is_animated_and_copied_in_where_it_lands(gl, fbo, monkeypatch, bands):
+    """A software renderer draws what the end of a move changes in the still picture while the move
+    is animated (after the captured pieces have left it), into pictures of its own: the frame where
+    the piece comes to rest copies them in and draws nothing, and shows what a full redraw shows,
+    also when the changes were drawn in the least bands each."""
+    from game.render import scene
+    from game.render.scene import LANDING_BANDS_MOST, BoardRenderer
+
+    if bands == "least":
+        monkeypatch.setattr(scene, "band_end", lambda costs, start, allowance, least: min(start + least, len(costs) - 1))
+    calls = spy_still_updates(monkeypatch)
+    selected, moving, anim = capture_states()
+    r = BoardRenderer(gl, samples=4, texture_pixels=512, software=True, motion_scale=1.0)
+    r.landing_budget_s = 1.0  # all of it in one frame, however slow the machine
+    try:
+        draw(gl, r, selected, 0.0, fbo)
+        frames = [t for t in (i / 60 for i in range(int(anim.end_time * 60) + 1)) if t < anim.end_time]
+        for t in frames:
+            draw(gl, r, moving, t, fbo)
+        ahead = [boxes for kind, boxes in calls if kind == "ahead"]
+        assert ahead, calls
+        if bands == "least":
+            assert len(ahead) >= LANDING_BANDS_MOST - 1  # a changed box at least, in its bands (its rows rounded up)
+        calls.clear()
+        end = anim.end_time
+        image = draw(gl, r, moving, end, fbo)
+        assert [kind for kind, _ in calls] == ["landed"]
+        assert np.array_equal(image, fresh(gl, moving, end, fbo))
+        assert gl.error == "GL_NO_ERROR"
+    finally:
+        r.release()
+
+
+def test_a_move_that_ends_otherwise_than_drawn_ahead_is_drawn_where_it_lands(gl, fbo, monkeypatch):
+    """When the state at the end of the move is not the one drawn ahead (here: the player selects a
+    piece as it lands), the still picture is drawn as usual and shows what a full redraw shows."""
+    from game.render.scene import BoardRenderer
+
+    calls = spy_still_updates(monkeypatch)
+    selected, moving, anim = capture_states()
+    r = BoardRenderer(gl, samples=4, texture_pixels=512, software=True, motion_scale=1.0)
+    r.landing_budget_s = 1.0
+    try:
+        draw(gl, r, selected, 0.0, fbo)
+        for t in (0.05, anim.landed_time + 0.05):
+            draw(gl, r, moving, t, fbo)
+        assert any(kind == "ahead" for kind, _ in calls)
+        calls.clear()
+        end = anim.end_time + 0.05
+        chosen = replace(moving, selected=40)
+        image = draw(gl, r, chosen, end, fbo)
+        assert [kind for kind, _ in calls] == ["drawn"]
+        assert np.array_equal(image, fresh(gl, chosen, end, fbo))
+    finally:
+        r.release()
+
+
 def test_a_kept_target_gets_only_what_changed_and_shows_the_full_redraws_pixels(gl, fbo, monkeypatch):
     """A window's back buffer keeps the last frame: each frame of a capture copies the still picture
     only where pieces moved or the picture changed (a few percent of the view, where a copy of the
