@@ -239,8 +239,8 @@ class ViewCache:
     """What drawing keeps between frames for one target: the cached :class:`Layers`, the last
     :class:`Reduced` picture and whether the last frame showed it, a :class:`Build` in progress,
     the last camera and the reduced picture's scale now (dynamic: see :meth:`adapt_scale`); the
-    :class:`Stage` for moving pieces, the :class:`Landing` of a move animated. ``bgra``: its pictures' textures in that order (see
-    :func:`picture_texture`)."""
+    :class:`Stage` for moving pieces, the :class:`Landing` of a move animated. ``bgra``: its
+    pictures' textures in that order (see :func:`picture_texture`)."""
 
     def __init__(self, bgra: bool = False):
         self.bgra = bgra
