@@ -3,9 +3,9 @@
     python -m engine perft --depth 6 [--variant international] [--fen FEN] [--divide] [--json]
     python -m engine moves [--fen FEN | --fen -] [--json]
     python -m engine bench [--json]
-    python -m engine bestmove [--variant V] [--fen FEN] (--depth N | --movetime S | --level L) [--json]
+    python -m engine bestmove [--variant V] [--fen FEN] (--depth N | --movetime S | --level L) [--threads N] [--json]
     python -m engine game [--fen FEN] [--moves "11-15 23-19 ..."] [--json]
-    python -m engine hub [--variant american] [--tt-size MB]          (Scan's Hub protocol: checkers3d-engine)
+    python -m engine hub [--variant american] [--tt-size MB] [--threads N]  (Scan's Hub protocol: checkers3d-engine)
     python -m engine match --a level=hard --b level=medium [--variant V] [--games N] [--concurrency N] [--json]
     python -m engine pdn FILE... [--json] [--export OUT.pdn]           (PDN files: engine/pdn/)
     python -m engine egdb build [--variant V|all] [--pieces N]       (endgame tables, in the user's cache)
@@ -36,7 +36,17 @@ import numpy as np
 
 from . import _board, version
 from ._movegen import perft
-from .arguments import TT_SIZE_MAX_MB, OneLineParser, folder, os_error_text, output_file, seconds, variant_arg, whole_number
+from .arguments import (
+    THREADS_MAX,
+    TT_SIZE_MAX_MB,
+    OneLineParser,
+    folder,
+    os_error_text,
+    output_file,
+    seconds,
+    variant_arg,
+    whole_number,
+)
 from .game import Game
 from .position import IllegalMoveError, InvalidFenError, Position
 from .variants import AMERICAN, INTERNATIONAL, Variant, variant_names
@@ -156,7 +166,7 @@ def cmd_game(args) -> int:
 def cmd_hub(args) -> int:
     from .hub import main as hub_main
 
-    return hub_main(args.variant, args.tt_size)
+    return hub_main(args.variant, args.tt_size, args.threads)
 
 
 def cmd_match(args) -> int:
@@ -273,7 +283,7 @@ def cmd_bestmove(args) -> int:
     if not pos.legal_moves():
         raise ValueError(f"no legal move in {pos.fen()}")
     try:
-        searcher = Searcher(args.tt_size, endgame_tables=True)
+        searcher = Searcher(args.tt_size, endgame_tables=True, threads=args.threads)
     except (MemoryError, OSError):  # the table is an anonymous mapping: ENOMEM is an OSError
         raise ValueError(f"not enough memory for a {args.tt_size} MB transposition table: try a smaller --tt-size") from None
     searcher.warm_up()
@@ -451,6 +461,8 @@ def build_parser() -> argparse.ArgumentParser:
     how.add_argument("--level", choices=("easy", "medium", "hard"), help="a computer level")
     p.add_argument("--seed", type=int, default=None, help="random seed for --level (variety, Easy's random moves)")
     _tt_size_argument(p)
+    p.add_argument("--threads", type=whole_number(1, THREADS_MAX), default=1, metavar="N",
+                   help=f"search threads, 1 to {THREADS_MAX} (default 1)")
     p.set_defaults(func=cmd_bestmove)
     p = sub.add_parser("game", help="play moves from the position and print the outcome and draw counts")
     add_common(p)

@@ -23,8 +23,11 @@ nearer wins score higher; draws score 0.
 Transposition table: one array of ``TT_ENTRY`` records, each the Zobrist key (uint64) and the data
 (int64, packed: score, depth, bound, move code, generation), in buckets of two entries (32 bytes, so a
 probe reads one cache line): the first slot keeps the deeper (or current-search) entry, the second
-is always replaced. A child's bucket is prefetched as soon as its key is known: its probe comes a few
-steps later, and waiting on memory there took about a seventh of the bench's time (``perf``).
+is always replaced. An entry holds its key XORed with its data, so that the threads of a parallel
+search (``search.Searcher(threads=N)``), which share the table without locks, never take one thread's
+data for another's key: an entry half written by one thread while another reads it fails the check.
+A child's bucket is prefetched as soon as its key is known: its probe comes a few steps later, and
+waiting on memory there took about a seventh of the bench's time (``perf``).
 
 A move code packs (from bit, to bit, an 8-bit hash of the captured set) with bit 20 set so that no
 move has code 0; killers, the hash move and the PV compare codes.
@@ -289,10 +292,12 @@ def is_drawn_by_limits(quiet, ply, draw_at, quiet_limit):
 def _tt_probe(tt, key):
     """The data of ``key``'s entry, or 0 when it isn't stored."""
     i = np.int64(key & np.uint64(tt.shape[0] // 2 - 1)) * 2
-    if tt[i].key == key:
-        return tt[i].data
-    if tt[i + 1].key == key:
-        return tt[i + 1].data
+    data = tt[i].data
+    if tt[i].key ^ np.uint64(data) == key:
+        return data
+    data = tt[i + 1].data
+    if tt[i + 1].key ^ np.uint64(data) == key:
+        return data
     return 0
 
 
@@ -312,9 +317,9 @@ def _tt_store(tt, key, depth, bound, score, code, ply, gen):
         score -= ply
     i = np.int64(key & np.uint64(tt.shape[0] // 2 - 1)) * 2
     slot = np.int64(-1)
-    if tt[i].key == key:
+    if tt[i].key ^ np.uint64(tt[i].data) == key:
         slot = i
-    elif tt[i + 1].key == key:
+    elif tt[i + 1].key ^ np.uint64(tt[i + 1].data) == key:
         slot = i + 1
     if slot >= 0 and code == 0:
         code = (tt[slot].data >> 32) & 0x1FFFFF  # keep the move we knew
@@ -331,7 +336,7 @@ def _tt_store(tt, key, depth, bound, score, code, ply, gen):
             slot = i
         else:
             slot = i + 1
-    tt[slot].key = key
+    tt[slot].key = key ^ np.uint64(data)
     tt[slot].data = data
 
 

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from .variants import Variant, variant_named, variant_names
 
 TT_SIZE_MAX_MB = 4096  # the largest transposition table the command line and the Hub's tt-size take
+THREADS_MAX = 64  # the most search threads the command line and the Hub's threads take
 
 
 class OneLineParser(argparse.ArgumentParser):

@@ -7,7 +7,8 @@ engine understands:
 
     hub                      -> id name=... version=... author=...; param ... (one a line); wait
     set-param name=N value=V    variant (a name or alias of the command line's --variant, or normal or
-                                standard for international), tt-size (MB, 1 to 4096)
+                                standard for international), tt-size (MB, 1 to 4096), threads (1 to 64;
+                                default 1, as the protocol's engines have it: the GUI knows what else runs)
     init                     -> ready (the numba kernels are compiled or loaded here)
     new-game                    clear the transposition table
     pos pos=<P> [moves="<M> ..."]  a pos that can't be read is answered with an error, and so is every
@@ -56,7 +57,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from . import version
-from .arguments import TT_SIZE_MAX_MB, OneLineParser, variant_arg, whole_number
+from .arguments import THREADS_MAX, TT_SIZE_MAX_MB, OneLineParser, variant_arg, whole_number
 from .game import Game
 from .position import IllegalMoveError, InvalidFenError, Move, Position
 from .variants import ALL_VARIANTS, INTERNATIONAL, Color, Variant, variant_named, variant_names
@@ -204,9 +205,10 @@ class HubEngine:
     """One Hub session. ``write`` takes one line (without newline); it is called from the main thread
     and from the reader thread, so it is serialised here."""
 
-    def __init__(self, variant: Variant = INTERNATIONAL, tt_size_mb: int = 64, write=None):
+    def __init__(self, variant: Variant = INTERNATIONAL, tt_size_mb: int = 64, write=None, threads: int = 1):
         self.variant = variant
         self.tt_size_mb = tt_size_mb
+        self.threads = threads
         self._working_tt_size = min(tt_size_mb, DEFAULT_TT_SIZE_MB)  # what _init falls back to
         self._write_raw = write or _stdout_line
         self._write_lock = threading.Lock()
@@ -294,6 +296,7 @@ class HubEngine:
             self.write(format_line("param", name="variant", value=self.variant.name, type="enum",
                                    values=" ".join(ALL_VARIANTS)))
             self.write(format_line("param", name="tt-size", value=self.tt_size_mb, type="int", min=1, max=TT_SIZE_MAX_MB))
+            self.write(format_line("param", name="threads", value=self.threads, type="int", min=1, max=THREADS_MAX))
             self.write("wait")
         elif command == "set-param":
             self._set_param(args.get("name", ""), args.get("value", ""))
@@ -333,6 +336,15 @@ class HubEngine:
                 raise HubError(f"tt-size must be from 1 to {TT_SIZE_MAX_MB} (MB), not {size}")
             if size != self.tt_size_mb:
                 self.tt_size_mb, self.searcher = size, None
+        elif name == "threads":
+            try:
+                threads = int(value)
+            except ValueError:
+                raise HubError(f"threads must be a whole number, not {value!r}") from None
+            if not 1 <= threads <= THREADS_MAX:
+                raise HubError(f"threads must be from 1 to {THREADS_MAX}, not {threads}")
+            if threads != self.threads:
+                self.threads, self.searcher = threads, None
 
     def _init(self) -> Searcher:
         """The searcher, made and warmed up on first use. A table the machine has no memory for is
@@ -342,7 +354,7 @@ class HubEngine:
             from .search import Searcher
 
             try:
-                searcher = Searcher(tt_size_mb=self.tt_size_mb, endgame_tables=True)
+                searcher = Searcher(tt_size_mb=self.tt_size_mb, endgame_tables=True, threads=self.threads)
             except (MemoryError, OSError):  # the table is an anonymous mapping: ENOMEM is an OSError
                 if self.tt_size_mb == self._working_tt_size:
                     raise HubError(f"not enough memory for a {self.tt_size_mb} MB table") from None
@@ -446,10 +458,10 @@ def _stdout_line(line: str) -> None:
     sys.stdout.flush()
 
 
-def main(variant: Variant = INTERNATIONAL, tt_size_mb: int = DEFAULT_TT_SIZE_MB) -> int:
+def main(variant: Variant = INTERNATIONAL, tt_size_mb: int = DEFAULT_TT_SIZE_MB, threads: int = 1) -> int:
     """``python -m engine hub``: serve one Hub session on stdin and stdout."""
     try:
-        return HubEngine(variant, tt_size_mb).run()
+        return HubEngine(variant, tt_size_mb, threads=threads).run()
     except BrokenPipeError:  # the GUI went away while we were writing
         return 0
 
@@ -464,6 +476,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--tt-size", type=whole_number(1, TT_SIZE_MAX_MB, "MB"), default=DEFAULT_TT_SIZE_MB, metavar="MB",
                    help=f"transposition table size in MB, 1 to {TT_SIZE_MAX_MB} (default {DEFAULT_TT_SIZE_MB}); "
                         "the GUI may change it with set-param name=tt-size")
+    p.add_argument("--threads", type=whole_number(1, THREADS_MAX), default=1, metavar="N",
+                   help=f"search threads, 1 to {THREADS_MAX} (default 1); the GUI may change it with "
+                        "set-param name=threads")
 
 
 def _program_path() -> str:
@@ -502,4 +517,4 @@ it is done. Endgame tables are used when built (python -m engine egdb build)."""
         args = parser.parse_args(argv)
     except SystemExit as done:
         return done.code if isinstance(done.code, int) else 2
-    return main(args.variant, args.tt_size)
+    return main(args.variant, args.tt_size, args.threads)

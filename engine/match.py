@@ -80,7 +80,8 @@ class Player:
     names from the table, any of them), each a full weight vector (``engine._eval``: the opening row, then the ending row).
     ``egdb``: use the endgame tables (``engine.egdb``; they must be built: a match never builds them).
     ``net``: a network weights file (``engine.network``) to evaluate with, or ``off`` for the linear
-    evaluation (default: what the package ships for the variant).
+    evaluation (default: what the package ships for the variant). ``threads``: search threads (lazy
+    SMP, see ``engine.search.Searcher``; default 1, as a match usually plays two games at once).
 
     A level plays its opening book unless ``book`` is False; ``movetime`` with a timed level (Hard)
     replaces its budget, so Hard's own time use can be matched at shorter time controls.
@@ -100,11 +101,13 @@ class Player:
     hub: str | None = None
     cwd: str | None = None
     book: bool = True
+    threads: int = 1
 
     @classmethod
     def parse(cls, text: str) -> "Player":
         """From ``level=hard``, ``depth=6``, ``movetime=0.1``, ``nodes=20000`` or several joined by
-        commas (``depth=8,movetime=0.5``), plus ``tt=MB``, ``weights=FILE``, ``net=FILE`` or ``net=off``, ``egdb=on``; a bare
+        commas (``depth=8,movetime=0.5``), plus ``tt=MB``, ``weights=FILE``, ``net=FILE`` or ``net=off``, ``egdb=on``,
+        ``threads=N``; a bare
         ``hard`` means ``level=hard``; ``level=hard,movetime=0.3`` is Hard with a 0.3 s budget,
         ``book=off`` a level without its book. ``hub=COMMAND`` (no commas in it) with optional limits
         and ``dir=PATH`` is an outside engine."""
@@ -131,6 +134,10 @@ class Player:
                     fields["nodes"] = int(value)
                 elif key == "tt":
                     fields["tt_mb"] = int(value)
+                elif key == "threads":
+                    fields["threads"] = int(value)
+                    if fields["threads"] < 1:
+                        raise ValueError
                 elif key == "weights":
                     fields["weights"] = value  # read (and checked) below, with its own messages
                 elif key == "net":
@@ -156,12 +163,12 @@ class Player:
                 if key == "book":
                     raise ValueError(f"bad player {text!r}: book= takes on or off") from None
                 raise ValueError(f"bad player {text!r}: unknown setting {key!r} (use level=, depth=, movetime=, "
-                                 "nodes=, tt=, weights=, net=, egdb=, book=, hub=, dir=)") from None
+                                 "nodes=, tt=, weights=, net=, egdb=, book=, threads=, hub=, dir=)") from None
             except ValueError:
                 raise ValueError(f"bad player {text!r}: {item!r} has a bad value"
                                  f"{' (levels: ' + ', '.join(LEVELS) + ')' if key == 'level' else ''}") from None
         if "hub" in fields:
-            extra = sorted(set(fields) & {"level", "tt_mb", "weights", "net", "egdb", "book"})
+            extra = sorted(set(fields) & {"level", "tt_mb", "weights", "net", "egdb", "book", "threads"})
             if extra:
                 raise ValueError(f"bad player {text!r}: an outside engine (hub=) takes depth=, movetime=, nodes= "
                                  f"and dir= only, not {', '.join(extra)}")
@@ -183,7 +190,9 @@ class Player:
 
     def __str__(self) -> str:
         items = [f"{k}={v}" for k, v in asdict(self).items()
-                 if v is not None and k not in ("tt_mb", "book") and v is not False]
+                 if v is not None and k not in ("tt_mb", "book", "threads") and v is not False]
+        if self.threads != 1:
+            items.append(f"threads={self.threads}")
         if not self.book:
             items.append("book=off")
         return ",".join(items)
@@ -284,7 +293,8 @@ def _engine(side: str, player: Player, variant: Variant):
 
             weights = _load_weights(player.weights) if player.weights else None
             nets = {variant.name: player.net} if player.net else None
-            searcher = Searcher(tt_size_mb=player.tt_mb, weights=weights, endgame_tables=player.egdb, nets=nets)
+            searcher = Searcher(tt_size_mb=player.tt_mb, weights=weights, endgame_tables=player.egdb, nets=nets,
+                                threads=player.threads)
             searcher.warm_up()
             _engines[key] = searcher
     return _engines[key]

@@ -22,6 +22,7 @@ plays from the book (``engine.book``): Hard the best move, Easy and Medium one o
 from __future__ import annotations
 
 import mmap
+import os
 import random
 import threading
 import time
@@ -51,6 +52,7 @@ EGDB_BOUND = K.EGDB_BOUND  # beyond this (and within MATE_BOUND): a result the e
 _EGDB_RECHECK_SECONDS = 10.0  # how often a searcher looks again for tables that were not built yet
 _MAX_DEPTH = K.MAX_PLY - 32  # iterative deepening never asks for more (extensions need the rest)
 _ASPIRATION = 40  # centi-men either side of the last score
+MAX_THREADS = 8  # the most search threads default_threads gives (lazy SMP gains little beyond)
 _ZOBRIST_SEED = 0x5EED_C4EC
 # truncation (``_search._truncate``, as Cake 1.22 searches): (plies, margin in centi-men) by rule set; a
 # rule set not named here searches without it (International draughts: not measured there)
@@ -169,6 +171,63 @@ def _zeroed(entries: int, dtype) -> np.ndarray:
     return np.frombuffer(memory, dtype=dtype)
 
 
+def _new_stack() -> K.Stack:
+    """A search's work arrays (its ``rep`` is replaced per search, see ``Searcher._prepare``)."""
+    scratch, capstk = new_scratch()
+    return K.Stack(frames=np.zeros(K.MAX_PLY, dtype=K.FRAME),
+                   mv_from=np.zeros((K.MAX_PLY, MAX_MOVES), dtype=np.int64),
+                   mv_to=np.zeros((K.MAX_PLY, MAX_MOVES), dtype=np.int64),
+                   mv_cap=np.zeros((K.MAX_PLY, MAX_MOVES), dtype=np.uint64),
+                   mv_score=np.zeros((K.MAX_PLY, MAX_MOVES), dtype=np.int64),
+                   rep=np.zeros(K.MAX_PLY + 1, dtype=np.uint64),
+                   scratch=scratch, capstk=capstk, routes=np.zeros((1, MAX_PATH), dtype=np.int64),
+                   route_len=np.zeros(1, dtype=np.int64),
+                   acc=np.zeros((K.MAX_PLY, 2, MAX_HIDDEN), dtype=np.int16),
+                   fresh=np.zeros(2, dtype=np.int64),
+                   hidden=np.zeros((3, MAX_HIDDEN), dtype=np.int16))
+
+
+def _new_output() -> K.Output:
+    """Where a search call writes its result."""
+    return K.Output(out=np.zeros(K.O_COUNT, dtype=np.int64),
+                    pv_from=np.zeros((K.MAX_PLY, K.MAX_PLY), dtype=np.int64),
+                    pv_to=np.zeros((K.MAX_PLY, K.MAX_PLY), dtype=np.int64),
+                    pv_cap=np.zeros((K.MAX_PLY, K.MAX_PLY), dtype=np.uint64),
+                    pv_len=np.zeros(K.MAX_PLY, dtype=np.int64))
+
+
+class _Helper:
+    """A helper thread's own arrays in a parallel search (``Searcher(threads=N)``): stack, output,
+    killers and history; the transposition table is the searcher's."""
+
+    def __init__(self, number: int):
+        self.number = number
+        self.stack = _new_stack()
+        self.output = _new_output()
+        self.killers = np.zeros((K.MAX_PLY, 2), dtype=np.int64)
+        self.history = np.zeros((2, 64, 64), dtype=np.int64)
+
+    def run(self, tables: K.Tables, memory: K.Memory, stack: K.Stack, request: K.Request, main_depth: np.ndarray,
+            max_depth: int) -> None:
+        """Deeper and deeper searches with the full window until a stop flag is set (the kernel releases
+        the GIL: the threads search at the same time), each a ply or two deeper than the main thread's
+        iteration (``main_depth[0]``) as it starts, so that the main thread's next one finds them in the table."""
+        self.output.out[:] = 0
+        depth = 0
+        while depth < max_depth:
+            depth = min(max_depth, max(depth + 1, int(main_depth[0]) + 1 + (self.number + 1) % 2))
+            K.search(tables, memory, stack, self.output, request._replace(depth=depth))
+            if self.output.out[K.O_ABORTED]:
+                return
+
+
+def default_threads() -> int:
+    """The search threads the computer uses: every core the process may run on but one, which the
+    window keeps (at least one, at most :data:`MAX_THREADS`)."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return max(1, min(MAX_THREADS, cores - 1))
+
+
 class Searcher:
     """Owns the transposition table, killers, history and the kernel's work arrays; one search at a
     time. ``weights`` maps a variant name to an evaluation weight vector (``_eval``: opening row, then ending row) to
@@ -177,10 +236,15 @@ class Searcher:
     they hold is answered from them (the fastest win, the longest loss; a drawn root is searched, the
     tables scoring its moves), and every node they hold in the tree gets its exact value. ``nets`` maps
     a variant name to ``"off"`` (the linear evaluation plays, as where no network is shipped) or a
-    network weights file (``engine.network``) to play instead of the shipped one."""
+    network weights file (``engine.network``) to play instead of the shipped one. With ``threads`` > 1
+    a search is parallel (lazy SMP): helper threads search the same root at the same time, each with
+    its own stack, killers and history, and fill the shared transposition table, where the main
+    thread finds their results; the main thread's iterations give the move, as with one thread. A
+    search with a node limit (the same search on every machine), a forced move and the searches of
+    :meth:`equal_moves` run on the main thread alone."""
 
     def __init__(self, tt_size_mb: int = 64, weights: dict[str, tuple[int, ...]] | None = None,
-                 endgame_tables: bool = False, nets: dict[str, str] | None = None):
+                 endgame_tables: bool = False, nets: dict[str, str] | None = None, threads: int = 1):
         entries = max(2, tt_size_mb * (1 << 20) // 16)  # 16 bytes an entry (key + data)
         entries = 1 << (entries.bit_length() - 1)
         self._memory = K.Memory(tt=_zeroed(entries, K.TT_ENTRY),
@@ -189,24 +253,14 @@ class Searcher:
         self._generation = 0
         self._weights = {k: tuple(int(x) for x in v) for k, v in (weights or {}).items()}
         self._nets = dict(nets or {})
-        scratch, capstk = new_scratch()
-        self._stack = K.Stack(frames=np.zeros(K.MAX_PLY, dtype=K.FRAME),
-                              mv_from=np.zeros((K.MAX_PLY, MAX_MOVES), dtype=np.int64),
-                              mv_to=np.zeros((K.MAX_PLY, MAX_MOVES), dtype=np.int64),
-                              mv_cap=np.zeros((K.MAX_PLY, MAX_MOVES), dtype=np.uint64),
-                              mv_score=np.zeros((K.MAX_PLY, MAX_MOVES), dtype=np.int64),
-                              rep=np.zeros(K.MAX_PLY + 1, dtype=np.uint64),  # replaced per search (see _prepare)
-                              scratch=scratch, capstk=capstk, routes=np.zeros((1, MAX_PATH), dtype=np.int64),
-                              route_len=np.zeros(1, dtype=np.int64),
-                              acc=np.zeros((K.MAX_PLY, 2, MAX_HIDDEN), dtype=np.int16),
-                              fresh=np.zeros(2, dtype=np.int64),
-                              hidden=np.zeros((3, MAX_HIDDEN), dtype=np.int16))
-        self._output = K.Output(out=np.zeros(K.O_COUNT, dtype=np.int64),
-                                pv_from=np.zeros((K.MAX_PLY, K.MAX_PLY), dtype=np.int64),
-                                pv_to=np.zeros((K.MAX_PLY, K.MAX_PLY), dtype=np.int64),
-                                pv_cap=np.zeros((K.MAX_PLY, K.MAX_PLY), dtype=np.uint64),
-                                pv_len=np.zeros(K.MAX_PLY, dtype=np.int64))
+        self._stack = _new_stack()
+        self._output = _new_output()
         self._out = self._output.out
+        if threads < 1:
+            raise ValueError(f"threads must be at least 1, not {threads}")
+        self._helpers = [_Helper(i) for i in range(1, threads)]
+        self._helpers_stop = np.zeros(1, dtype=np.int64)  # set when the main thread's search ends
+        self._main_depth = np.zeros(1, dtype=np.int64)  # the main thread's iteration (the helpers search deeper)
         self._time_up = np.zeros(1, dtype=np.int64)  # set by a timer thread when movetime runs out
         self._no_stop = np.zeros(1, dtype=np.int64)
         self._endgame_tables = endgame_tables
@@ -237,6 +291,9 @@ class Searcher:
         entries = self.tt_entries
         self._memory.killers[:] = 0
         self._memory.history[:] = 0
+        for helper in self._helpers:
+            helper.killers[:] = 0
+            helper.history[:] = 0
         self._memory = self._memory._replace(tt=_zeroed(entries, K.TT_ENTRY))
         self._generation = 0
 
@@ -375,8 +432,11 @@ class Searcher:
         max_nodes = limits.nodes if limits.nodes is not None else 1 << 62
         best: SearchResult | None = None
         best_pv: tuple[tuple[int, int, int], ...] = ()
+        # a node budget is the same search on every machine (the game report's): no helpers there
+        helping = self._start_helpers(root, max_depth) if len(root_moves) > 1 and limits.nodes is None else []
         try:
             for depth in range(1, max_depth + 1):
+                self._main_depth[0] = depth
                 alpha, beta = -K.INFINITE, K.INFINITE
                 if best is not None and depth >= 5 and abs(best.score) < MATE_BOUND:
                     alpha, beta = best.score - _ASPIRATION, best.score + _ASPIRATION
@@ -410,6 +470,7 @@ class Searcher:
         finally:
             if timer is not None:
                 timer.cancel()
+            helper_nodes = self._stop_helpers(helping)
         if best is None:
             # stopped before depth 1 finished: a depth-1 search without the stop flags
             root = replace(root, request=root.request._replace(stop=self._no_stop, ext_stop=self._no_stop))
@@ -417,7 +478,35 @@ class Searcher:
             move = self._best_root_move(root)
             best = SearchResult(move, score, 1, int(self._out[K.O_NODES]), time.perf_counter() - started, (move,))
         pv = self._pv(pos, best_pv) or best.pv
-        return replace(best, nodes=int(self._out[K.O_NODES]), seconds=time.perf_counter() - started, pv=pv)
+        return replace(best, nodes=int(self._out[K.O_NODES]) + helper_nodes, seconds=time.perf_counter() - started,
+                       pv=pv)
+
+    def _start_helpers(self, root: _Root, max_depth: int) -> list[threading.Thread]:
+        """Start the helper threads on ``root`` (see the class docstring): each searches deeper and
+        deeper with the full window until :meth:`_stop_helpers`, the odd ones a ply ahead of the
+        even ones, so that they don't all search the same iteration at the same time."""
+        self._helpers_stop[0] = 0
+        self._main_depth[0] = 1
+        threads = []
+        for helper in self._helpers:
+            stack = helper.stack._replace(rep=root.stack.rep.copy())
+            stack.frames[0] = root.stack.frames[0]
+            request = root.request._replace(stop=self._helpers_stop, ext_stop=self._time_up)
+            memory = self._memory._replace(killers=helper.killers, history=helper.history)
+            thread = threading.Thread(target=helper.run,
+                                      args=(root.tables, memory, stack, request, self._main_depth, max_depth),
+                                      name=f"search helper {helper.number}", daemon=True)
+            thread.start()
+            threads.append(thread)
+        return threads
+
+    def _stop_helpers(self, threads: list[threading.Thread]) -> int:
+        """Stop the helper threads and wait for them (they poll the flag every 512 nodes); returns the
+        nodes they searched."""
+        self._helpers_stop[0] = 1
+        for thread in threads:
+            thread.join()
+        return sum(int(helper.output.out[K.O_NODES]) for helper in self._helpers) if threads else 0
 
     def equal_moves(self, game: Game, result: SearchResult, margin: int, movetime: float | None = None,
                     stop: np.ndarray | None = None) -> list[Move]:

@@ -18,17 +18,18 @@ import time
 
 import numpy as np
 
-from .arguments import variant_arg
+from .arguments import THREADS_MAX, variant_arg, whole_number
 from .game import Game
 from .openings import openings_for
 
 
 def measure(variant, level: str, moves: int, game_plies: int = 120, seed: int = 1, tt_mb: int = 64,
-            limit: float = 1.6) -> dict:
-    """Time ``moves`` calls of ``choose_move`` at ``level`` (see the module doc)."""
+            limit: float = 1.6, threads: int = 1) -> dict:
+    """Time ``moves`` calls of ``choose_move`` at ``level`` with ``threads`` search threads (see the
+    module doc)."""
     from .search import Searcher, choose_move
 
-    searcher = Searcher(tt_size_mb=tt_mb)
+    searcher = Searcher(tt_size_mb=tt_mb, threads=threads)
     searcher.warm_up()
     rng = random.Random(seed)
     openings = openings_for(variant)
@@ -48,7 +49,8 @@ def measure(variant, level: str, moves: int, game_plies: int = 120, seed: int = 
             seconds.append(time.perf_counter() - started)
             depths.append(result.depth)
             game.play(result.move)
-    return summarize(seconds, depths, limit) | {"variant": variant.name, "level": level, "games": game_index}
+    return summarize(seconds, depths, limit) | {"variant": variant.name, "level": level, "games": game_index,
+                                                "threads": threads}
 
 
 def summarize(seconds: list[float], depths: list[int], limit: float = 1.6) -> dict:
@@ -72,11 +74,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--game-plies", type=int, default=120, help="start a new game after this many plies")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--limit", type=float, default=1.6, help="count the moves slower than this (seconds)")
+    p.add_argument("--threads", type=whole_number(1, THREADS_MAX), default=1, metavar="N",
+                   help="search threads (default 1; the game's computer: every core but one)")
     p.add_argument("--json", action="store_true")
 
 
 def cmd_timeuse(args) -> int:
-    result = measure(args.variant, args.level, args.moves, args.game_plies, args.seed, limit=args.limit)
+    result = measure(args.variant, args.level, args.moves, args.game_plies, args.seed, limit=args.limit,
+                     threads=args.threads)
     if args.json:
         print(json.dumps(result))
     else:

@@ -321,12 +321,12 @@ def _serve(requests, replies, flags_buffer, tt_size_mb: int, started: float, nic
     parent = multiprocessing.parent_process()
     if parent is not None:
         threading.Thread(target=_exit_with, args=(parent,), name="parent-watch", daemon=True).start()
-    from .search import Searcher  # imported here: this is where numba compiles or loads its cache
+    from .search import Searcher, default_threads  # imported here: this is where numba compiles or loads its cache
 
     _compile_apart()
     flags = np.frombuffer(flags_buffer, dtype=_FLAG_DTYPE)
     stop = flags[STOP:STOP + 1]
-    searcher = Searcher(tt_size_mb=tt_size_mb, endgame_tables=True)
+    searcher = Searcher(tt_size_mb=tt_size_mb, endgame_tables=True, threads=default_threads())
     searcher.warm_up()
     from .pages import release_library_pages
 

@@ -60,12 +60,16 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=None, help="random seed of the level's choices")
     parser.add_argument("--tt-size", type=int, default=64, help="transposition table in MB (default 64)")
     parser.add_argument("--movetime", type=float, default=None, help="a timed level's budget in seconds")
+    parser.add_argument("--threads", type=int, default=None,
+                        help="search threads (default: the engine's Hub default, 1; the game's computer uses "
+                             "engine.search.default_threads(), every core but one)")
     args = parser.parse_args(argv)
     if args.movetime is not None:
         if LEVELS[args.level].movetime is None:
             parser.error(f"--movetime: the {args.level} level is not timed")
         LEVELS[args.level] = replace(LEVELS[args.level], movetime=args.movetime)
-    engine = LevelHubEngine(args.level, args.seed, variant=args.variant, tt_size_mb=args.tt_size)
+    threads = {} if args.threads is None else {"threads": args.threads}  # older engines take no threads
+    engine = LevelHubEngine(args.level, args.seed, variant=args.variant, tt_size_mb=args.tt_size, **threads)
     try:
         return engine.run()
     except BrokenPipeError:
