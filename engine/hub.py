@@ -328,21 +328,11 @@ class HubEngine:
                 raise HubError(f"set-param variant: {err}") from None
             self.game = Game(self.variant)
         elif name == "tt-size":
-            try:
-                size = int(value)
-            except ValueError:
-                raise HubError(f"tt-size must be a whole number of megabytes, not {value!r}") from None
-            if not 1 <= size <= TT_SIZE_MAX_MB:
-                raise HubError(f"tt-size must be from 1 to {TT_SIZE_MAX_MB} (MB), not {size}")
+            size = _whole_param(name, value, TT_SIZE_MAX_MB, " of megabytes", " (MB)")
             if size != self.tt_size_mb:
                 self.tt_size_mb, self.searcher = size, None
         elif name == "threads":
-            try:
-                threads = int(value)
-            except ValueError:
-                raise HubError(f"threads must be a whole number, not {value!r}") from None
-            if not 1 <= threads <= THREADS_MAX:
-                raise HubError(f"threads must be from 1 to {THREADS_MAX}, not {threads}")
+            threads = _whole_param(name, value, THREADS_MAX)
             if threads != self.threads:
                 self.threads, self.searcher = threads, None
 
@@ -451,6 +441,18 @@ def _pv_moves(position: Position, pv) -> list[Move]:
         out.append(move)
         position = position.play(move)
     return out
+
+
+def _whole_param(name: str, value: str, most: int, of: str = "", unit: str = "") -> int:
+    """A ``set-param`` value that must be a whole number from 1 to ``most``; HubError names it otherwise
+    (``of`` says what the number counts, ``unit`` follows the range)."""
+    try:
+        number = int(value)
+    except ValueError:
+        raise HubError(f"{name} must be a whole number{of}, not {value!r}") from None
+    if not 1 <= number <= most:
+        raise HubError(f"{name} must be from 1 to {most}{unit}, not {number}")
+    return number
 
 
 def _stdout_line(line: str) -> None:

@@ -483,8 +483,9 @@ class Searcher:
 
     def _start_helpers(self, root: _Root, max_depth: int) -> list[threading.Thread]:
         """Start the helper threads on ``root`` (see the class docstring): each searches deeper and
-        deeper with the full window until :meth:`_stop_helpers`, the odd ones a ply ahead of the
-        even ones, so that they don't all search the same iteration at the same time."""
+        deeper with the full window until :meth:`_stop_helpers`, the odd-numbered ones a ply beyond
+        the main thread's iteration and the even-numbered ones two, so that they don't all search
+        the same iteration at the same time (``_Helper.run``)."""
         self._helpers_stop[0] = 0
         self._main_depth[0] = 1
         threads = []

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from test_search import AMERICAN_SHOT, INTERNATIONAL_SHOT, _random_position
 
 from engine import AMERICAN, INTERNATIONAL, Position
 from engine import _search as K
@@ -26,8 +27,7 @@ from engine.search import MAX_THREADS, Limits, Searcher, default_threads
 ROOT = Path(__file__).resolve().parents[2]
 
 # the shots of test_search: the only move that wins two men within 5 plies
-SHOTS = [(AMERICAN, "W:W22-27,29,30,32:B1,4,5,7-9,12,15,16,21", "23-19"),
-         (INTERNATIONAL, "B:W32,33,35,36,39,42-49:B1,3-7,9,12-17,20-22,25", "25-30")]
+SHOTS = [(AMERICAN, *AMERICAN_SHOT), (INTERNATIONAL, *INTERNATIONAL_SHOT)]
 
 
 @pytest.fixture(scope="module")
@@ -39,16 +39,6 @@ def searcher():
 
 def _helpers_alive() -> list[threading.Thread]:
     return [t for t in threading.enumerate() if t.name.startswith("search helper")]
-
-
-def _random_position(variant, rng: random.Random, plies: int) -> Position:
-    pos = Position.initial(variant)
-    for _ in range(plies):
-        moves = pos.legal_moves()
-        if not moves:
-            break
-        pos = pos.play(rng.choice(moves))
-    return pos
 
 
 def test_the_helper_searches_beside_the_main_thread_and_stops_with_it(searcher):
