@@ -163,6 +163,7 @@ class Request(NamedTuple):
     generation: int  # the search's number, for replacing old table entries
     truncation: int  # plies a node takes off while its material is far outside the window (0: none)
     truncation_margin: int  # how far outside: centi-men beyond alpha or beta
+    reduction_depth: int  # step 6b: a node with no hash move and this many plies left loses one (0: never)
     max_nodes: int  # stop after this many nodes
     stop: np.ndarray  # non-zero: stop now (the searcher's clock sets it)
     ext_stop: np.ndarray  # non-zero: stop now (the caller's flag)
@@ -691,6 +692,12 @@ def search(tables, memory, stack, output, request):
                     ret = s
                     action = RETURN
                     continue
+            # Step 6b. a deep node outside the PV that the table knows no move for (none searched it
+            # before, or none of its moves beat alpha there): most likely one that fails low, so a
+            # ply shallower (internal iterative reduction, as Stockfish)
+            if hash_code == 0 and request.reduction_depth > 0 and f.depth >= request.reduction_depth \
+                    and f.beta - f.alpha == 1 and not is_capture:
+                f.depth -= 1
             # Step 7. generate, and order: hash move, the most pieces captured, killers, history
             n = gen_known(us, them, kings, c, is_capture, rules, masks, nbr, stack.scratch, stack.capstk,
                           mv_from[ply], mv_to[ply], mv_cap[ply], stack.routes, stack.route_len)

@@ -57,6 +57,9 @@ _ZOBRIST_SEED = 0x5EED_C4EC
 # truncation (``_search._truncate``, as Cake 1.22 searches): (plies, margin in centi-men) by rule set; a
 # rule set not named here searches without it (International draughts: not measured there)
 _TRUNCATION: dict[str, tuple[int, int]] = {"american": (1, 110)}
+# the reduction of a node the table knows no move for (``_search`` step 6b): from this many plies left,
+# by rule set; a rule set not named here searches without it (International draughts: not measured there)
+_REDUCTION_DEPTH: dict[str, int] = {"american": 5}
 
 
 @dataclass(frozen=True)
@@ -330,6 +333,7 @@ class Searcher:
         request = K.Request(root_color=int(pos.turn), depth=1, alpha=-K.INFINITE, beta=K.INFINITE, root_only=-1,
                             n_hist=len(history), generation=self._generation, max_nodes=1 << 62,
                             truncation=truncation, truncation_margin=margin,
+                            reduction_depth=_REDUCTION_DEPTH.get(variant.name, 0),
                             stop=self._time_up, ext_stop=self._no_stop if stop is None else stop)
         moves, by_bits = self._root_moves(pos)
         return _Root(pos, moves, by_bits, tables, self._stack._replace(rep=rep), request)

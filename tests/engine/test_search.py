@@ -150,6 +150,7 @@ def test_truncation_spends_fewer_nodes_on_lopsided_lines_for_the_same_move(searc
     # shallower (Cake's truncation); here it finds the same move and score with well under the nodes
     import engine.search as search_module
     assert search_module._TRUNCATION["american"][0] > 0
+    monkeypatch.setattr(search_module, "_REDUCTION_DEPTH", {})  # truncation alone (step 6b saves nodes of its own)
     pos = Position.from_fen(AMERICAN, fen)
     results = []
     for truncation in (search_module._TRUNCATION, {}):
@@ -160,6 +161,27 @@ def test_truncation_spends_fewer_nodes_on_lopsided_lines_for_the_same_move(searc
     assert on.move == off.move
     assert abs(on.score - off.score) <= 10
     assert on.nodes < 0.6 * off.nodes, (on.nodes, off.nodes)
+
+
+@pytest.mark.parametrize("fen,depth", [("W:W22,24-26,28-30,32:B3-6,9,12,14,15,18", 11),
+                                       ("W:W12,16,21,22,25,30,32:B1,4,7,13-15,28", 13),
+                                       ("W:W7,12,20-22:B13,23,28,K30", 15)])
+def test_nodes_without_a_hash_move_searched_shallower_find_the_same_move_with_fewer_nodes(searcher, monkeypatch,
+                                                                                         fen, depth):
+    # American checkers searches a deep node outside the PV that the table knows no move for a ply
+    # shallower (internal iterative reduction); here it finds the same move with fewer nodes
+    import engine.search as search_module
+    assert search_module._REDUCTION_DEPTH["american"] > 0
+    pos = Position.from_fen(AMERICAN, fen)
+    results = []
+    for reduction in (search_module._REDUCTION_DEPTH, {}):
+        monkeypatch.setattr(search_module, "_REDUCTION_DEPTH", reduction)
+        searcher.new_game()
+        results.append(searcher.search(_game(pos), Limits(depth=depth)))
+    on, off = results
+    assert on.move == off.move
+    assert abs(on.score - off.score) <= 20, (on.score, off.score)
+    assert on.nodes < 0.9 * off.nodes, (on.nodes, off.nodes)
 
 
 def test_takes_the_last_piece_as_a_forced_win(searcher):
