@@ -58,8 +58,8 @@ _ZOBRIST_SEED = 0x5EED_C4EC
 # rule set not named here searches without it (International draughts: not measured there)
 _TRUNCATION: dict[str, tuple[int, int]] = {"american": (1, 110)}
 # the reduction of a node the table knows no move for (``_search`` step 6b): from this many plies left,
-# by rule set; a rule set not named here searches without it (International draughts: not measured there)
-_REDUCTION_DEPTH: dict[str, int] = {"american": 5}
+# by rule set; a rule set not named here searches without it (the other rule sets: not measured there)
+_REDUCTION_DEPTH: dict[str, int] = {"american": 5, "international": 5}
 
 
 @dataclass(frozen=True)

@@ -163,16 +163,19 @@ def test_truncation_spends_fewer_nodes_on_lopsided_lines_for_the_same_move(searc
     assert on.nodes < 0.6 * off.nodes, (on.nodes, off.nodes)
 
 
-@pytest.mark.parametrize("fen,depth", [("W:W22,24-26,28-30,32:B3-6,9,12,14,15,18", 11),
-                                       ("W:W12,16,21,22,25,30,32:B1,4,7,13-15,28", 13),
-                                       ("W:W7,12,20-22:B13,23,28,K30", 15)])
+@pytest.mark.parametrize("variant,fen,depth", [
+    (AMERICAN, "W:W22,24-26,28-30,32:B3-6,9,12,14,15,18", 11),
+    (AMERICAN, "W:W12,16,21,22,25,30,32:B1,4,7,13-15,28", 13),
+    (AMERICAN, "W:W7,12,20-22:B13,23,28,K30", 15),
+    (INTERNATIONAL, "B:W28,34-38,40-50:B1-10,12,13,15,16,18-20,26", 9),
+    (INTERNATIONAL, "B:W24,25,29,32,34,37,44-46,49,50:B1,2,4,10,11,14,18,22", 10)])
 def test_nodes_without_a_hash_move_searched_shallower_find_the_same_move_with_fewer_nodes(searcher, monkeypatch,
-                                                                                         fen, depth):
-    # American checkers searches a deep node outside the PV that the table knows no move for a ply
-    # shallower (internal iterative reduction); here it finds the same move with fewer nodes
+                                                                                         variant, fen, depth):
+    # a deep node outside the PV that the table knows no move for is searched a ply shallower
+    # (internal iterative reduction); here it finds the same move with fewer nodes
     import engine.search as search_module
-    assert search_module._REDUCTION_DEPTH["american"] > 0
-    pos = Position.from_fen(AMERICAN, fen)
+    assert search_module._REDUCTION_DEPTH[variant.name] > 0
+    pos = Position.from_fen(variant, fen)
     results = []
     for reduction in (search_module._REDUCTION_DEPTH, {}):
         monkeypatch.setattr(search_module, "_REDUCTION_DEPTH", reduction)
