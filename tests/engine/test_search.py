@@ -143,6 +143,18 @@ def test_shot_found_at_modest_depth(searcher, variant, shot, min_captured):
     assert biggest >= min_captured
 
 
+def _searched_with_and_without(searcher, monkeypatch, setting, pos, depth):
+    """``pos`` searched to ``depth`` from a fresh table with the search module's by-rule-set ``setting``
+    as it ships, then with it empty (every rule set without it): the two results."""
+    import engine.search as search_module
+    results = []
+    for value in (getattr(search_module, setting), {}):
+        monkeypatch.setattr(search_module, setting, value)
+        searcher.new_game()
+        results.append(searcher.search(_game(pos), Limits(depth=depth)))
+    return results
+
+
 @pytest.mark.parametrize("fen,depth", [("W:W22,24-26,28-30,32:B3-6,9,12,14,15,18", 11),
                                        ("W:W12,16,21,22,25,30,32:B1,4,7,13-15,28", 13)])
 def test_truncation_spends_fewer_nodes_on_lopsided_lines_for_the_same_move(searcher, monkeypatch, fen, depth):
@@ -151,13 +163,7 @@ def test_truncation_spends_fewer_nodes_on_lopsided_lines_for_the_same_move(searc
     import engine.search as search_module
     assert search_module._TRUNCATION["american"][0] > 0
     monkeypatch.setattr(search_module, "_REDUCTION_DEPTH", {})  # truncation alone (step 6b saves nodes of its own)
-    pos = Position.from_fen(AMERICAN, fen)
-    results = []
-    for truncation in (search_module._TRUNCATION, {}):
-        monkeypatch.setattr(search_module, "_TRUNCATION", truncation)
-        searcher.new_game()
-        results.append(searcher.search(_game(pos), Limits(depth=depth)))
-    on, off = results
+    on, off = _searched_with_and_without(searcher, monkeypatch, "_TRUNCATION", Position.from_fen(AMERICAN, fen), depth)
     assert on.move == off.move
     assert abs(on.score - off.score) <= 10
     assert on.nodes < 0.6 * off.nodes, (on.nodes, off.nodes)
@@ -175,13 +181,8 @@ def test_nodes_without_a_hash_move_searched_shallower_find_the_same_move_with_fe
     # (internal iterative reduction); here it finds the same move with fewer nodes
     import engine.search as search_module
     assert search_module._REDUCTION_DEPTH[variant.name] > 0
-    pos = Position.from_fen(variant, fen)
-    results = []
-    for reduction in (search_module._REDUCTION_DEPTH, {}):
-        monkeypatch.setattr(search_module, "_REDUCTION_DEPTH", reduction)
-        searcher.new_game()
-        results.append(searcher.search(_game(pos), Limits(depth=depth)))
-    on, off = results
+    on, off = _searched_with_and_without(searcher, monkeypatch, "_REDUCTION_DEPTH", Position.from_fen(variant, fen),
+                                         depth)
     assert on.move == off.move
     assert abs(on.score - off.score) <= 20, (on.score, off.score)
     assert on.nodes < 0.9 * off.nodes, (on.nodes, off.nodes)
