@@ -32,6 +32,7 @@ from engine.search import (
     in_opening,
     offers_draw,
 )
+from engine.variants import BRAZILIAN
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -174,7 +175,9 @@ def test_truncation_spends_fewer_nodes_on_lopsided_lines_for_the_same_move(searc
     (AMERICAN, "W:W12,16,21,22,25,30,32:B1,4,7,13-15,28", 13),
     (AMERICAN, "W:W7,12,20-22:B13,23,28,K30", 15),
     (INTERNATIONAL, "B:W28,34-38,40-50:B1-10,12,13,15,16,18-20,26", 9),
-    (INTERNATIONAL, "B:W24,25,29,32,34,37,44-46,49,50:B1,2,4,10,11,14,18,22", 10)])
+    (INTERNATIONAL, "B:W24,25,29,32,34,37,44-46,49,50:B1,2,4,10,11,14,18,22", 10),
+    (BRAZILIAN, "B:W17,21,23,25,28-32:B1,2,4-7,10,12,14", 11),
+    (BRAZILIAN, "W:W22,24,27-29,31,32:B3,4,7-10,12,14,16", 11)])
 def test_nodes_without_a_hash_move_searched_shallower_find_the_same_move_with_fewer_nodes(searcher, monkeypatch,
                                                                                          variant, fen, depth):
     # a deep node outside the PV that the table knows no move for is searched a ply shallower
