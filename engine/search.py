@@ -58,10 +58,10 @@ _ZOBRIST_SEED = 0x5EED_C4EC
 # rule set not named here searches without it (International draughts: not measured there)
 _TRUNCATION: dict[str, tuple[int, int]] = {"american": (1, 110)}
 # the reduction of a node the table knows no move for (``_search`` step 6b): from this many plies left,
-# by rule set (each measured by an SPRT of its own); a rule set not named here searches without it (Czech
-# and Thai draughts: not measured there)
+# by rule set, each named once an SPRT of its own showed the gain (all nine have); a rule set not named
+# here searches without it
 _REDUCTION_DEPTH: dict[str, int] = dict.fromkeys(("american", "international", "brazilian", "russian", "pool", "spanish",
-                                                  "italian"), 5)
+                                                  "italian", "czech", "thai"), 5)
 
 
 @dataclass(frozen=True)

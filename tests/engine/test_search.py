@@ -32,7 +32,7 @@ from engine.search import (
     in_opening,
     offers_draw,
 )
-from engine.variants import BRAZILIAN
+from engine.variants import BRAZILIAN, CZECH, THAI
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -177,7 +177,9 @@ def test_truncation_spends_fewer_nodes_on_lopsided_lines_for_the_same_move(searc
     (INTERNATIONAL, "B:W28,34-38,40-50:B1-10,12,13,15,16,18-20,26", 9),
     (INTERNATIONAL, "B:W24,25,29,32,34,37,44-46,49,50:B1,2,4,10,11,14,18,22", 10),
     (BRAZILIAN, "B:W17,21,23,25,28-32:B1,2,4-7,10,12,14", 11),
-    (BRAZILIAN, "W:W22,24,27-29,31,32:B3,4,7-10,12,14,16", 11)])
+    (BRAZILIAN, "W:W22,24,27-29,31,32:B3,4,7-10,12,14,16", 11),
+    (CZECH, "W:W14,23-26,28-32:B1-6,9,15,16", 11),
+    (THAI, "W:W1-5,12,19:B17,26-29,32", 11)])
 def test_nodes_without_a_hash_move_searched_shallower_find_the_same_move_with_fewer_nodes(searcher, monkeypatch,
                                                                                          variant, fen, depth):
     # a deep node outside the PV that the table knows no move for is searched a ply shallower
