@@ -163,6 +163,7 @@ class Request(NamedTuple):
     generation: int  # the search's number, for replacing old table entries
     truncation: int  # plies a node takes off while its material is far outside the window (0: none)
     truncation_margin: int  # how far outside: centi-men beyond alpha or beta
+    truncation_king: int  # a king's worth in that material count (a man is 100)
     reduction_depth: int  # step 6b: a node with no hash move and this many plies left loses one (0: never)
     max_nodes: int  # stop after this many nodes
     stop: np.ndarray  # non-zero: stop now (the searcher's clock sets it)
@@ -372,12 +373,12 @@ def _egdb_score(white, black, kings, c, plies_left, us, them, egdb):
 
 
 @inlined
-def _truncate(f, us, them, kings, plies, margin):
-    """Step 4c, truncation (as Cake's ``negamax``): a node whose material alone (a man 100, a king 130)
-    is more than ``margin`` outside its window is searched ``plies`` shallower, and the path carries
+def _truncate(f, us, them, kings, plies, margin, king):
+    """Step 4c, truncation (as Cake's ``negamax``): a node whose material alone (a man 100, a king
+    ``king``) is more than ``margin`` outside its window is searched ``plies`` shallower, and the path carries
     what it took off (``f.truncated``); a node back inside the window gets it all back."""
-    material = 100 * (popcount(us & ~kings) - popcount(them & ~kings)) + 130 * (popcount(us & kings)
-                                                                               - popcount(them & kings))
+    material = 100 * (popcount(us & ~kings) - popcount(them & ~kings)) + king * (popcount(us & kings)
+                                                                                - popcount(them & kings))
     if material < f.alpha - margin or material > f.beta + margin:
         f.depth -= plies
         f.truncated += plies
@@ -663,7 +664,8 @@ def search(tables, memory, stack, output, request):
             # Step 4c. truncation: far outside the window on material, a shallower search (not in
             # endings of 8 pieces or fewer, where a man up or down is the whole game)
             if request.truncation > 0 and ply > 0 and not is_capture and popcount(white | black) > 8:
-                _truncate(f, us, them, kings, request.truncation, request.truncation_margin)
+                _truncate(f, us, them, kings, request.truncation, request.truncation_margin,
+                          request.truncation_king)
             # Step 5. horizon: captures are forced, so a position with one is searched on (all its
             # moves are captures); a quiet position where the opponent threatens to capture gets one
             # more ply (once per path) so an exchange is never cut in the middle; else evaluate (and

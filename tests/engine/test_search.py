@@ -32,7 +32,7 @@ from engine.search import (
     in_opening,
     offers_draw,
 )
-from engine.variants import BRAZILIAN, CZECH, THAI
+from engine.variants import BRAZILIAN, CZECH, ITALIAN, THAI
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -156,15 +156,18 @@ def _searched_with_and_without(searcher, monkeypatch, setting, pos, depth):
     return results
 
 
-@pytest.mark.parametrize("fen,depth", [("W:W22,24-26,28-30,32:B3-6,9,12,14,15,18", 11),
-                                       ("W:W12,16,21,22,25,30,32:B1,4,7,13-15,28", 13)])
-def test_truncation_spends_fewer_nodes_on_lopsided_lines_for_the_same_move(searcher, monkeypatch, fen, depth):
-    # American checkers searches a line whose material is more than a man outside the window a ply
-    # shallower (Cake's truncation); here it finds the same move and score with well under the nodes
+@pytest.mark.parametrize("variant,fen,depth", [(AMERICAN, "W:W22,24-26,28-30,32:B3-6,9,12,14,15,18", 11),
+                                               (AMERICAN, "W:W12,16,21,22,25,30,32:B1,4,7,13-15,28", 13),
+                                               (ITALIAN, "W:W22-26,29-32:B1-5,8,13-15", 11),
+                                               (ITALIAN, "W:W9,14,22,23,26,27,30-32:B1-3,7,8,15,16", 11)])
+def test_truncation_spends_fewer_nodes_on_lopsided_lines_for_the_same_move(searcher, monkeypatch, variant, fen, depth):
+    # American checkers and Italian draughts search a line whose material is more than a man outside the
+    # window a ply shallower (Cake's truncation); here it finds the same move and score with well under
+    # the nodes
     import engine.search as search_module
-    assert search_module._TRUNCATION["american"][0] > 0
+    assert search_module._TRUNCATION[variant.name][0] > 0
     monkeypatch.setattr(search_module, "_REDUCTION_DEPTH", {})  # truncation alone (step 6b saves nodes of its own)
-    on, off = _searched_with_and_without(searcher, monkeypatch, "_TRUNCATION", Position.from_fen(AMERICAN, fen), depth)
+    on, off = _searched_with_and_without(searcher, monkeypatch, "_TRUNCATION", Position.from_fen(variant, fen), depth)
     assert on.move == off.move
     assert abs(on.score - off.score) <= 10
     assert on.nodes < 0.6 * off.nodes, (on.nodes, off.nodes)
