@@ -173,6 +173,21 @@ def test_truncation_spends_fewer_nodes_on_lopsided_lines_for_the_same_move(searc
     assert on.nodes < 0.6 * off.nodes, (on.nodes, off.nodes)
 
 
+def test_truncation_counts_a_king_at_its_rule_sets_worth(searcher, monkeypatch):
+    # Italian draughts counts a king as 250 in truncation's material (American: 130); with White a king
+    # up against two men, the two worths truncate different lines, so the searches differ
+    import engine.search as search_module
+    plies, margin, king = search_module._TRUNCATION["italian"]
+    assert king != search_module._TRUNCATION["american"][2]
+    pos = Position.from_fen(ITALIAN, "B:WK3,18,23,24,28-32:B1,2,4,5,7,8,12")
+    nodes = []
+    for worth in (king, search_module._TRUNCATION["american"][2]):
+        monkeypatch.setattr(search_module, "_TRUNCATION", {"italian": (plies, margin, worth)})
+        searcher.new_game()
+        nodes.append(searcher.search(_game(pos), Limits(depth=9)).nodes)
+    assert nodes[0] != nodes[1], nodes
+
+
 @pytest.mark.parametrize("variant,fen,depth", [
     (AMERICAN, "W:W22,24-26,28-30,32:B3-6,9,12,14,15,18", 11),
     (AMERICAN, "W:W12,16,21,22,25,30,32:B1,4,7,13-15,28", 13),
