@@ -32,7 +32,7 @@ from engine.search import (
     in_opening,
     offers_draw,
 )
-from engine.variants import BRAZILIAN, CZECH, ITALIAN, THAI
+from engine.variants import BRAZILIAN, CZECH, ITALIAN, POOL, RUSSIAN, THAI
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -159,11 +159,18 @@ def _searched_with_and_without(searcher, monkeypatch, setting, pos, depth):
 @pytest.mark.parametrize("variant,fen,depth", [(AMERICAN, "W:W22,24-26,28-30,32:B3-6,9,12,14,15,18", 11),
                                                (AMERICAN, "W:W12,16,21,22,25,30,32:B1,4,7,13-15,28", 13),
                                                (ITALIAN, "W:W22-26,29-32:B1-5,8,13-15", 11),
-                                               (ITALIAN, "W:W9,14,22,23,26,27,30-32:B1-3,7,8,15,16", 11)])
+                                               (ITALIAN, "W:W9,14,22,23,26,27,30-32:B1-3,7,8,15,16", 11),
+                                               (RUSSIAN, "W:W13,17,19,23,26,27,29-32:B1,4-12", 11),
+                                               (RUSSIAN, "B:W19,21-23,25,26,28,29:B1-5,7,14", 11),
+                                               (BRAZILIAN, "W:W13,17,19,23,26,27,29-32:B1,4-12", 11),
+                                               (BRAZILIAN, "B:W20-22,25,27-31:B2-5,7,8,10,11,19,24", 11),
+                                               (POOL, "B:W7,13,25,26,28,30,32:B1,4,5,12,16", 11),
+                                               (POOL, "W:W13,21,26-31:B1,2,4-6,8,9,11,12,18", 11),
+                                               (THAI, "B:W5,10,12,13,15:B21-24,27,28", 11),
+                                               (THAI, "B:W3,4,6,10,20,23:B22,25,28,29,31", 11)])
 def test_truncation_spends_fewer_nodes_on_lopsided_lines_for_the_same_move(searcher, monkeypatch, variant, fen, depth):
-    # American checkers and Italian draughts search a line whose material is more than a man outside the
-    # window a ply shallower (Cake's truncation); here it finds the same move and score with well under
-    # the nodes
+    # the rule sets that truncate search a line whose material is more than a man outside the window a
+    # ply shallower (Cake's truncation); here it finds the same move and score with well under the nodes
     import engine.search as search_module
     assert search_module._TRUNCATION[variant.name][0] > 0
     monkeypatch.setattr(search_module, "_REDUCTION_DEPTH", {})  # truncation alone (step 6b saves nodes of its own)
