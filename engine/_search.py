@@ -31,6 +31,13 @@ waiting on memory there took about a seventh of the bench's time (``perf``).
 
 A move code packs (from bit, to bit, an 8-bit hash of the captured set) with bit 20 set so that no
 move has code 0; killers, the hash move and the PV compare codes.
+
+Measured in American checkers and left out, each an SPRT(0, 10) at 0.1 s a move stopped without a gain
+(Elo of the change, 95%): a two-ply late-move reduction (-4 +- 22), the reduction of step 6b from 4 plies
+left (-11 +- 23), a history malus (-4 +- 21), counter-move ordering (-3 +- 22), reverse futility pruning
+(-10 +- 20), late-move pruning (the quiet moves after the first 3 + depth^2 at 3 plies left or fewer
+skipped outside the PV: -10 +- 21), a second threat extension on a path (-10 +- 23), and in ``search.py``
+an aspiration window widened step by step instead of opened at once (+3 +- 19).
 """
 
 from typing import NamedTuple
