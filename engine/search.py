@@ -59,7 +59,8 @@ _ZOBRIST_SEED = 0x5EED_C4EC
 # named here searches without it. American: Cake's king, 130; the others near their evaluation's king
 # (Italian 250: a man cannot take a king, and the evaluation weighs one at 2.8 men). Measured level and
 # left out: International with 300 and 250 (-9 +- 26 and -10 +- 30 Elo), and with 300 and a margin of 210
-# (-4 +- 18), Spanish with 300 (0 +- 30), Czech with 270 (+7 +- 25)
+# (-4 +- 18), Spanish with 300 (0 +- 30), Czech with 270 (+7 +- 25); American with a margin of 90 instead of
+# 110 (-1 +- 23)
 _TRUNCATION: dict[str, tuple[int, int, int]] = {"american": (1, 110, 130), "italian": (1, 110, 250),
                                                  "russian": (1, 110, 270), "brazilian": (1, 110, 240),
                                                  "pool": (1, 110, 300), "thai": (1, 110, 250)}
