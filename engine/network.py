@@ -15,7 +15,9 @@ then only the result counts) and K the centi-men per logit of the linear evaluat
 their meaning), by cross-entropy, with Adam on minibatches, a seeded shuffle, and a
 held-out share to watch over-fitting (the epoch with the lowest held-out loss is kept). (No mirrored
 copies: mirroring left to right puts the pieces on the light squares, and the board has no other
-symmetry the rules keep but the half turn, which the views already use.)
+symmetry the rules keep but the half turn, which the views already use.) ``--init FILE`` starts from
+a trained network's weights (its widths and K) instead of random ones: a new round learns from the
+games its network played without the positions of the rounds before.
 
 The weights are then rounded to the kernel's whole numbers and written as JSON with the command and
 the data that made them (``engine/weights/<variant>-net.json``, package data). A variant without
@@ -159,9 +161,9 @@ def net_path(variant: Variant):
     return resources.files(__package__) / WEIGHTS_DIR / NET_FILE.format(name=variant.name)
 
 
-def read_net(variant: Variant, path) -> N.NetTables:
-    """The tables of a weights file written by :func:`write_net`; ValueError naming the file when it
-    isn't one for ``variant``."""
+def read_layers(variant: Variant, path) -> tuple[list[tuple[np.ndarray, np.ndarray]], dict]:
+    """The float layers of a weights file written by :func:`write_net`, and the file's other fields
+    (scale, command, data); ValueError naming the file when it isn't one for ``variant``."""
     try:
         doc = json.loads(open(path, encoding="utf-8").read() if isinstance(path, str) else path.read_text("utf-8"))
         if doc.get("variant") != variant.name:
@@ -170,8 +172,18 @@ def read_net(variant: Variant, path) -> N.NetTables:
                   for layer in doc["layers"]]
         if len(layers) != 4 or layers[0][0].shape[0] != N.KINDS * variant.squares:
             raise ValueError(f"four layers over {N.KINDS * variant.squares} inputs expected")
-        return quantize(variant, layers, float(doc["scale"]))
+        doc["scale"] = float(doc["scale"])
+        return layers, doc
     except (OSError, ValueError, KeyError, TypeError) as err:
+        raise ValueError(f"{path}: not a network weights file: {err}") from None
+
+
+def read_net(variant: Variant, path) -> N.NetTables:
+    """The tables of a weights file written by :func:`write_net` (see :func:`read_layers`)."""
+    layers, doc = read_layers(variant, path)
+    try:
+        return quantize(variant, layers, doc["scale"])
+    except ValueError as err:
         raise ValueError(f"{path}: not a network weights file: {err}") from None
 
 
@@ -246,14 +258,20 @@ def targets(variant: Variant, data: dict, lam: float, k: float) -> np.ndarray:
 
 
 def train(variant: Variant, x: np.ndarray, target: np.ndarray, hidden=DEFAULT_HIDDEN, epochs: int = 30,
-          batch: int = 4096, lr: float = 1e-3, holdout: float = 0.05, seed: int = 1, out=print):
-    """Fit the float network to ``target`` (Adam, cross-entropy); returns (layers, held-out loss)."""
+          batch: int = 4096, lr: float = 1e-3, holdout: float = 0.05, seed: int = 1, start=None, out=print):
+    """Fit the float network to ``target`` (Adam, cross-entropy), from random weights or from the
+    layers ``start`` (a network trained before, of the same widths); returns (layers, held-out loss)."""
     rng = np.random.default_rng(seed)
     n = len(target)
     test = rng.random(n) < holdout
     x_test, t_test = x[test].astype(np.float32), target[test]
     x_train, t_train = x[~test], target[~test]
     layers = _init([x.shape[1], *hidden, 1], rng)
+    if start is not None:
+        if [w.shape for w, _ in start] != [w.shape for w, _ in layers]:
+            raise ValueError(f"the network to start from has layers of {[w.shape[1] for w, _ in start][:3]}, "
+                             f"not {list(hidden)}")
+        layers = [(np.asarray(w, dtype=np.float32), np.asarray(b, dtype=np.float32).reshape(-1)) for w, b in start]
     m = [(np.zeros_like(w), np.zeros_like(b)) for w, b in layers]
     v = [(np.zeros_like(w), np.zeros_like(b)) for w, b in layers]
     beta1, beta2, eps = 0.9, 0.999, 1e-8
@@ -302,15 +320,22 @@ def cmd_train(args) -> int:
     from .tuning import _load_positions
 
     variant = args.variant
+    start, hidden = None, tuple(args.hidden or DEFAULT_HIDDEN)
     data, made_by = _load_positions(args.data, variant, optional=("score",))
     k = args.scale if args.scale is not None else linear_scale(variant)
+    if args.init is not None:
+        start, made = read_layers(variant, args.init)
+        hidden = tuple(args.hidden or (w.shape[1] for w, _ in start[:3]))
+        made_by = f"{made_by}; started from {args.init}, made by {made['command']} on {made['data']}"
+        k = args.scale if args.scale is not None else made["scale"]
     x = inputs_of(variant, data["white"], data["black"], data["kings"], data["turn"])
     t = targets(variant, data, args.lam, k)
     print(f"{len(t)} positions ({'with' if 'score' in data else 'without'} search scores), "
-          f"{x.shape[1]} inputs, layers {args.hidden}")
-    layers, loss = train(variant, x, t, tuple(args.hidden), args.epochs, args.batch, args.lr, args.holdout, args.seed)
+          f"{x.shape[1]} inputs, layers {list(hidden)}")
+    layers, loss = train(variant, x, t, hidden, args.epochs, args.batch, args.lr, args.holdout, args.seed, start)
     command = (f"python -m engine net train --variant {variant.name} --data {' '.join(args.data)} "
-               f"--hidden {' '.join(map(str, args.hidden))} --epochs {args.epochs} --batch {args.batch} --lr {args.lr} "
+               + (f"--init {args.init} " if args.init is not None else f"--hidden {' '.join(map(str, hidden))} ")
+               + f"--epochs {args.epochs} --batch {args.batch} --lr {args.lr} "
                f"--lam {args.lam} --scale {k:g} --holdout {args.holdout} --seed {args.seed} --out {args.out}")
     write_net(args.out, variant, [(w.astype(np.float64), b.astype(np.float64)) for w, b in layers], k, command,
               made_by, {"positions": int(len(t)), "held_out_loss": round(loss, 5)})
@@ -323,7 +348,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     t = sub.add_parser("train", help="train the network evaluation on .npz files of tune generate")
     t.add_argument("--variant", type=variant_arg, default="american")
     t.add_argument("--data", required=True, nargs="+", help="the .npz files of tune generate")
-    t.add_argument("--hidden", type=int, nargs=3, default=list(DEFAULT_HIDDEN), help="the three layers' widths")
+    t.add_argument("--hidden", type=int, nargs=3, default=None,
+                   help=f"the three layers' widths (default: --init's, or {' '.join(map(str, DEFAULT_HIDDEN))})")
+    t.add_argument("--init", default=None,
+                   help="a weights file to start from instead of random weights (its widths and scale): a trained "
+                        "network learns from new games without its old positions")
     t.add_argument("--epochs", type=int, default=30)
     t.add_argument("--batch", type=int, default=4096)
     t.add_argument("--lr", type=float, default=1e-3, help="Adam's step size (halved every 10 epochs)")

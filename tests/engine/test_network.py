@@ -176,6 +176,24 @@ def test_training_learns_what_decides_the_result():
     assert loss < 0.75 * constant
 
 
+def test_training_goes_on_from_a_trained_network():
+    # --init: a network trained on some positions goes on from its weights, not from random ones
+    positions = _random_positions(AMERICAN, 1500, seed=5)
+    white, black, kings = (np.array([getattr(p, f) for p in positions], dtype=np.uint64) for f in ("white", "black", "kings"))
+    turn = np.array([int(p.turn) for p in positions], dtype=np.int64)
+    lead = np.array([p.white.bit_count() - p.black.bit_count() for p in positions])
+    result = np.where(lead > 0, 1.0, np.where(lead < 0, 0.0, 0.5))
+    x = NW.inputs_of(AMERICAN, white, black, kings, turn)
+    target = np.where(turn == 0, result, 1 - result)
+    kw = {"hidden": (32, 16, 8), "batch": 256, "lr": 3e-3, "holdout": 0.2, "out": lambda _text: None}
+    trained, trained_loss = NW.train(AMERICAN, x, target, epochs=20, seed=4, **kw)
+    _, fresh_loss = NW.train(AMERICAN, x, target, epochs=1, seed=6, **kw)
+    _, going_on_loss = NW.train(AMERICAN, x, target, epochs=1, seed=6, start=trained, **kw)
+    assert going_on_loss < fresh_loss
+    with pytest.raises(ValueError, match=r"layers of \[32, 16, 8\], not \[64, 16, 8\]"):
+        NW.train(AMERICAN, x, target, epochs=1, start=trained, **(kw | {"hidden": (64, 16, 8)}))
+
+
 def test_the_tools_run_from_games_to_a_network_a_match_player_uses(tmp_path, capsys):
     from engine.__main__ import main as engine_main
     from engine.match import Player, run_match
@@ -195,7 +213,14 @@ def test_the_tools_run_from_games_to_a_network_a_match_player_uses(tmp_path, cap
     assert "with search scores" in capsys.readouterr().out
     doc = json.loads(net.read_text())
     assert doc["variant"] == "american" and "net train" in doc["command"] and "tune generate" in doc["data"]
-    player = Player.parse(f"nodes=300,net={net},tt=1")
+    again = tmp_path / "am-net2.json"
+    assert engine_main(["net", "train", "--variant", "american", "--data", str(data), "--init", str(net),
+                        "--epochs", "1", "--batch", "64", "--out", str(again)]) == 0
+    assert "layers [16, 8, 8]" in capsys.readouterr().out  # the widths of the network it goes on from
+    doc2 = json.loads(again.read_text())
+    assert f"--init {net} " in doc2["command"] and doc2["scale"] == doc["scale"]
+    assert doc2["data"].endswith(f"started from {net}, made by {doc['command']} on {doc['data']}")
+    player = Player.parse(f"nodes=300,net={again},tt=1")
     match = run_match(AMERICAN, player, Player.parse("nodes=300,net=off,tt=1"), games=2, seed=1)
     assert len(match.games) == 2
     with pytest.raises(ValueError, match="net="):
