@@ -327,13 +327,14 @@ def cmd_train(args) -> int:
 
     variant = args.variant
     start, hidden = None, tuple(args.hidden or DEFAULT_HIDDEN)
-    data, made_by = _load_positions(args.data, variant, optional=("score",))
-    k = args.scale if args.scale is not None else linear_scale(variant)
-    if args.init is not None:
+    made: dict = {}
+    if args.init is not None:  # read first, so that a bad file is named before the positions load
         start, made = read_layers(variant, args.init)
         hidden = tuple(args.hidden or (w.shape[1] for w, _ in start[:3]))
+    data, made_by = _load_positions(args.data, variant, optional=("score",))
+    k = args.scale if args.scale is not None else made.get("scale") or linear_scale(variant)
+    if start is not None:
         made_by = f"{made_by}; started from {args.init}, made by {made['command']} on {made['data']}"
-        k = args.scale if args.scale is not None else made["scale"]
     x = inputs_of(variant, data["white"], data["black"], data["kings"], data["turn"])
     t = targets(variant, data, args.lam, k)
     print(f"{len(t)} positions ({'with' if 'score' in data else 'without'} search scores), "

@@ -156,6 +156,17 @@ def test_a_bad_network_file_is_named(tmp_path):
         NW.read_net(AMERICAN, str(bad))
 
 
+def test_net_train_names_a_bad_network_to_start_from_before_reading_positions(tmp_path, capsys):
+    from engine.__main__ import main as engine_main
+
+    bad = tmp_path / "bad-net.json"
+    bad.write_text("{")
+    assert engine_main(["net", "train", "--data", str(tmp_path / "absent.npz"), "--init", str(bad),
+                        "--out", str(tmp_path / "net.json")]) == 2
+    error = capsys.readouterr().err
+    assert "bad-net.json: not a network weights file" in error and "absent.npz" not in error
+
+
 def test_training_learns_what_decides_the_result():
     # positions whose result is decided by material: the network learns it from a few thousand
     positions = _random_positions(AMERICAN, 1500, seed=2)
