@@ -167,17 +167,22 @@ def test_net_train_names_a_bad_network_to_start_from_before_reading_positions(tm
     assert "bad-net.json: not a network weights file" in error and "absent.npz" not in error
 
 
-def test_training_learns_what_decides_the_result():
-    # positions whose result is decided by material: the network learns it from a few thousand
-    positions = _random_positions(AMERICAN, 1500, seed=2)
-    white = np.array([p.white for p in positions], dtype=np.uint64)
-    black = np.array([p.black for p in positions], dtype=np.uint64)
-    kings = np.array([p.kings for p in positions], dtype=np.uint64)
+def _decided_by_material(seed):
+    """1,500 random American positions whose result is the side ahead in pieces (a draw when level),
+    as training data, and their network inputs."""
+    positions = _random_positions(AMERICAN, 1500, seed=seed)
+    white, black, kings = (np.array([getattr(p, f) for p in positions], dtype=np.uint64) for f in ("white", "black", "kings"))
     turn = np.array([int(p.turn) for p in positions], dtype=np.int64)
     lead = np.array([p.white.bit_count() - p.black.bit_count() for p in positions])
     result = np.where(lead > 0, 1.0, np.where(lead < 0, 0.0, 0.5))
     data = {"white": white, "black": black, "kings": kings, "turn": turn, "result": result}
-    x = NW.inputs_of(AMERICAN, white, black, kings, turn)
+    return data, NW.inputs_of(AMERICAN, white, black, kings, turn)
+
+
+def test_training_learns_what_decides_the_result():
+    # positions whose result is decided by material: the network learns it from a few thousand
+    data, x = _decided_by_material(seed=2)
+    turn, result = data["turn"], data["result"]
     target = NW.targets(AMERICAN, data, NW.DEFAULT_LAMBDA, 200.0)
     assert np.array_equal(target, np.where(turn == 0, result, 1 - result))  # no scores: the result alone
     layers, loss = NW.train(AMERICAN, x, target, hidden=(32, 16, 8), epochs=25, batch=256, lr=3e-3, holdout=0.2,
@@ -189,15 +194,10 @@ def test_training_learns_what_decides_the_result():
 
 def test_training_goes_on_from_a_trained_network():
     # --init: a network trained on some positions goes on from its weights, not from random ones
-    positions = _random_positions(AMERICAN, 1500, seed=5)
-    white, black, kings = (np.array([getattr(p, f) for p in positions], dtype=np.uint64) for f in ("white", "black", "kings"))
-    turn = np.array([int(p.turn) for p in positions], dtype=np.int64)
-    lead = np.array([p.white.bit_count() - p.black.bit_count() for p in positions])
-    result = np.where(lead > 0, 1.0, np.where(lead < 0, 0.0, 0.5))
-    x = NW.inputs_of(AMERICAN, white, black, kings, turn)
-    target = np.where(turn == 0, result, 1 - result)
+    data, x = _decided_by_material(seed=5)
+    target = NW.targets(AMERICAN, data, NW.DEFAULT_LAMBDA, 200.0)
     kw = {"hidden": (32, 16, 8), "batch": 256, "lr": 3e-3, "holdout": 0.2, "out": lambda _text: None}
-    trained, trained_loss = NW.train(AMERICAN, x, target, epochs=20, seed=4, **kw)
+    trained, _ = NW.train(AMERICAN, x, target, epochs=20, seed=4, **kw)
     _, fresh_loss = NW.train(AMERICAN, x, target, epochs=1, seed=6, **kw)
     _, going_on_loss = NW.train(AMERICAN, x, target, epochs=1, seed=6, start=trained, **kw)
     assert going_on_loss < fresh_loss
