@@ -90,6 +90,10 @@ FRAME = np.dtype([
     ("extended", np.int64),  # 1 once the path had its threat extension
     ("threat", np.int64),  # 1 when this node is searched on for the opponent's threatened capture
     ("truncated", np.int64),  # plies the path took off while its material was far outside the window
+    # singular extension (steps 7b, 8b): 1 while the moves other than the hash move are searched below its
+    # score; the window and depth to go back to, the hash move's index, and the ply its own search gets
+    ("verify", np.int64), ("outer_beta", np.int64), ("outer_depth", np.int64), ("hash_index", np.int64),
+    ("ext", np.int64),
 ])
 # out[] fields (int64)
 O_SCORE, O_FROM, O_TO, O_CAP, O_HAVE_BEST, O_ABORTED, O_NODES, O_PV_LEN = range(8)
@@ -108,6 +112,7 @@ TT_SCORE_OFFSET = 1 << 21
 BOUND_UPPER, BOUND_LOWER, BOUND_EXACT = 1, 2, 3
 
 USED = -(1 << 62)  # mv_score of a move already searched at its ply
+HASH_FIRST = 1 << 50  # mv_score of the hash move
 CAP_HASH = np.uint64(0x9E3779B97F4A7C15)
 
 
@@ -172,6 +177,8 @@ class Request(NamedTuple):
     truncation_margin: int  # how far outside: centi-men beyond alpha or beta
     truncation_king: int  # a king's worth in that material count (a man is 100)
     reduction_depth: int  # step 6b: a node with no hash move and this many plies left loses one (0: never)
+    singular_depth: int  # step 7b: the singular extension from this many plies left (0: never)
+    singular_margin: int  # how far below the hash move's score the other moves are searched, per ply left
     max_nodes: int  # stop after this many nodes
     stop: np.ndarray  # non-zero: stop now (the searcher's clock sets it)
     ext_stop: np.ndarray  # non-zero: stop now (the caller's flag)
@@ -420,7 +427,7 @@ def _order_moves(mv_from, mv_to, mv_cap, mv_score, ply, n, c, is_capture, hash_c
     for i in range(n):
         code = move_code(mv_from[ply, i], mv_to[ply, i], mv_cap[ply, i])
         if code == hash_code:
-            sc = np.int64(1) << 50
+            sc = np.int64(HASH_FIRST)
         elif is_capture:
             sc = (popcount(mv_cap[ply, i]) << 40) + history[c, mv_from[ply, i], mv_to[ply, i]]
         elif code == k0:
@@ -504,7 +511,7 @@ def _bring_up(acc, fresh, v, ply, frames, mv_from, mv_to, mv_cap, root_color, ne
 @inlined
 def _child_window(f, child, k, cap):
     """Step 10: the depth and window of the node's ``k``-th move (capturing ``cap``). A single reply
-    costs no depth; late quiet moves outside the PV are reduced by a ply (searched again at full
+    costs no depth, nor a singular hash move (step 8b); late quiet moves outside the PV are reduced by a ply (searched again at full
     depth if they look good); moves after the first get a null window (searched again with the full
     one if they land inside it)."""
     d = f.depth
@@ -513,6 +520,8 @@ def _child_window(f, child, k, cap):
     new_depth = d - 1
     if f.moves == 1 and d > 0:
         new_depth = d
+    if k == 0:
+        new_depth += f.ext
     reduced = 0
     if k >= 3 and d >= 3 and cap == ZERO and beta - alpha == 1 and new_depth < d:
         reduced = 1
@@ -553,6 +562,50 @@ def _research(f, child, score):
         child.depth = f.child_depth
         child.truncated = f.truncated
         return True
+    return False
+
+
+@inlined
+def _singular_start(f, data, ply, n, mv_score, margin):
+    """Step 7b, singular extension (as Stockfish): at a deep node whose table entry is a lower bound (or
+    exact) from a search at most 3 plies shallower, the moves other than the hash move are first searched
+    half as deep with a null window ``margin`` a ply below the entry's score. Sets the frame up for that
+    search (step 8b ends it) and marks the hash move searched; does nothing for a win or loss."""
+    if ((data >> 22) & 0xFF) < f.depth - 3 or ((data >> 30) & 3) & BOUND_LOWER == 0:
+        return
+    s = (data & ((1 << TT_SCORE_BITS) - 1)) - TT_SCORE_OFFSET
+    if s > EGDB_BOUND or s < -EGDB_BOUND:
+        return
+    for i in range(n):
+        if mv_score[ply, i] == HASH_FIRST:
+            mv_score[ply, i] = USED
+            f.verify = 1
+            f.hash_index = i
+            f.outer_beta = f.beta
+            f.outer_depth = f.depth
+            f.beta = s - margin * f.depth
+            f.alpha = f.beta - 1
+            f.depth = (f.depth - 1) // 2
+            return
+
+
+@inlined
+def _singular_end(f):
+    """Step 8b: the search of step 7b is over. No other move reached its bound: the hash move alone
+    holds the node and is searched a ply deeper (``f.ext``). Another did, and the bound is at or above the
+    node's beta: the node fails high on that bound (multi-cut; returns True). Else the node is searched
+    as usual. Puts back the node's window and depth."""
+    f.verify = 0
+    if f.best < f.beta:
+        f.ext = 1
+    elif f.beta >= f.outer_beta:
+        return True
+    f.alpha = f.alpha_in
+    f.beta = f.outer_beta
+    f.depth = f.outer_depth
+    f.tried = 0
+    f.best = -INFINITE
+    f.best_move = -1
     return False
 
 
@@ -717,6 +770,12 @@ def search(tables, memory, stack, output, request):
             f.best = -INFINITE
             f.best_move = -1
             f.alpha_in = f.alpha
+            f.verify = 0
+            f.ext = 0
+            # Step 7b. singular extension: is the hash move the only good one?
+            if request.singular_depth > 0 and ply > 0 and hash_code != 0 and n > 1 \
+                    and f.depth >= request.singular_depth and ply < 2 * request.depth:
+                _singular_start(f, data, ply, n, mv_score, request.singular_margin)
             action = NEXT
             continue
 
@@ -724,6 +783,18 @@ def search(tables, memory, stack, output, request):
             # Step 8. the next move, best ordered first (searched moves are marked USED)
             pick = _pick_move(mv_score, ply, f.moves)
             if pick < 0 or f.best >= f.beta:
+                # Step 8b. the singular search is over: fail high on its bound, or search the node
+                if f.verify == 1:
+                    if _singular_end(f):
+                        ret = f.beta
+                        action = RETURN
+                        continue
+                    hi = f.hash_index
+                    _order_moves(mv_from, mv_to, mv_cap, mv_score, ply, f.moves, c, mv_cap[ply, hi] & masks[M_VALID] != ZERO,
+                                 move_code(mv_from[ply, hi], mv_to[ply, hi], mv_cap[ply, hi]), killers, history,
+                                 root_only)
+                    pv_len[ply] = ply
+                    continue
                 # Step 11. all moves searched (or a cut-off): store and return
                 if ply > 0 or root_only < 0:
                     _store_node(f, mv_from, mv_to, mv_cap, ply, tt, request.generation)

@@ -69,6 +69,10 @@ _TRUNCATION: dict[str, tuple[int, int, int]] = {"american": (1, 110, 130), "ital
 # here searches without it
 _REDUCTION_DEPTH: dict[str, int] = dict.fromkeys(("american", "international", "brazilian", "russian", "pool", "spanish",
                                                   "italian", "czech", "thai"), 5)
+# the singular extension (``_search`` steps 7b and 8b): (from this many plies left, centi-men a ply left below
+# the hash move's score) by rule set, each named once an SPRT of its own showed the gain; a rule set not
+# named here searches without it. American: +16 +- 14 Elo over 669 games at 0.1 s a move (SPRT(0, 10), LLR 3.67)
+_SINGULAR: dict[str, tuple[int, int]] = {"american": (8, 2)}
 
 
 @dataclass(frozen=True)
@@ -339,10 +343,12 @@ class Searcher:
         root["group"], root["draw_at"] = root_endgame_count(game)
         self._generation += 1
         truncation, margin, king = _TRUNCATION.get(variant.name, (0, 0, 0))
+        singular_depth, singular_margin = _SINGULAR.get(variant.name, (0, 0))
         request = K.Request(root_color=int(pos.turn), depth=1, alpha=-K.INFINITE, beta=K.INFINITE, root_only=-1,
                             n_hist=len(history), generation=self._generation, max_nodes=1 << 62,
                             truncation=truncation, truncation_margin=margin, truncation_king=king,
                             reduction_depth=_REDUCTION_DEPTH.get(variant.name, 0),
+                            singular_depth=singular_depth, singular_margin=singular_margin,
                             stop=self._time_up, ext_stop=self._no_stop if stop is None else stop)
         moves, by_bits = self._root_moves(pos)
         return _Root(pos, moves, by_bits, tables, self._stack._replace(rep=rep), request)

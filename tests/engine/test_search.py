@@ -173,7 +173,9 @@ def test_truncation_spends_fewer_nodes_on_lopsided_lines_for_the_same_move(searc
     # ply shallower (Cake's truncation); here it finds the same move and score with well under the nodes
     import engine.search as search_module
     assert search_module._TRUNCATION[variant.name][0] > 0
-    monkeypatch.setattr(search_module, "_REDUCTION_DEPTH", {})  # truncation alone (step 6b saves nodes of its own)
+    # truncation alone: step 6b saves nodes of its own, and the singular extension spends more
+    monkeypatch.setattr(search_module, "_REDUCTION_DEPTH", {})
+    monkeypatch.setattr(search_module, "_SINGULAR", {})
     on, off = _searched_with_and_without(searcher, monkeypatch, "_TRUNCATION", Position.from_fen(variant, fen), depth)
     assert on.move == off.move
     assert abs(on.score - off.score) <= 10
@@ -216,6 +218,21 @@ def test_nodes_without_a_hash_move_searched_shallower_find_the_same_move_with_fe
     assert on.move == off.move
     assert abs(on.score - off.score) <= 20, (on.score, off.score)
     assert on.nodes < 0.9 * off.nodes, (on.nodes, off.nodes)
+
+
+def test_singular_extension_sees_a_shot_deeper(searcher, monkeypatch):
+    # the shot's move is the only good one at the nodes along its line, so the singular extension searches
+    # it a ply deeper there: at depth 13 it scores the shot as a search without it does only at depth 17
+    import engine.search as search_module
+    assert search_module._SINGULAR["american"][0] > 0
+    fen, best = AMERICAN_SHOT
+    pos = Position.from_fen(AMERICAN, fen)
+    on, off = _searched_with_and_without(searcher, monkeypatch, "_SINGULAR", pos, 13)
+    searcher.new_game()
+    deeper = searcher.search(_game(pos), Limits(depth=17))  # without it still (the helper left it empty)
+    assert pos.move_text(on.move) == pos.move_text(off.move) == best
+    assert abs(on.score - deeper.score) <= 5, (on.score, deeper.score)
+    assert off.score < on.score - 10, (off.score, on.score)
 
 
 def test_takes_the_last_piece_as_a_forced_win(searcher):
