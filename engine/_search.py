@@ -511,9 +511,9 @@ def _bring_up(acc, fresh, v, ply, frames, mv_from, mv_to, mv_cap, root_color, ne
 @inlined
 def _child_window(f, child, k, cap):
     """Step 10: the depth and window of the node's ``k``-th move (capturing ``cap``). A single reply
-    costs no depth, nor a singular hash move (step 8b); late quiet moves outside the PV are reduced by a ply (searched again at full
-    depth if they look good); moves after the first get a null window (searched again with the full
-    one if they land inside it)."""
+    costs no depth, nor a singular hash move (step 8b); late quiet moves outside the PV are reduced by a
+    ply (searched again at full depth if they look good); moves after the first get a null window
+    (searched again with the full one if they land inside it)."""
     d = f.depth
     alpha = f.alpha
     beta = f.beta
@@ -789,8 +789,9 @@ def search(tables, memory, stack, output, request):
                         ret = f.beta
                         action = RETURN
                         continue
-                    hi = f.hash_index
-                    _order_moves(mv_from, mv_to, mv_cap, mv_score, ply, f.moves, c, mv_cap[ply, hi] & masks[M_VALID] != ZERO,
+                    hi = f.hash_index  # its moves are all captures or none is
+                    is_capture = mv_cap[ply, hi] & masks[M_VALID] != ZERO
+                    _order_moves(mv_from, mv_to, mv_cap, mv_score, ply, f.moves, c, is_capture,
                                  move_code(mv_from[ply, hi], mv_to[ply, hi], mv_cap[ply, hi]), killers, history,
                                  root_only)
                     pv_len[ply] = ply
