@@ -221,8 +221,8 @@ def test_nodes_without_a_hash_move_searched_shallower_find_the_same_move_with_fe
 
 
 def test_singular_extension_sees_a_shot_deeper(searcher, monkeypatch):
-    # the shot's move is the only good one at the nodes along its line, so the singular extension searches
-    # it a ply deeper there: at depth 13 it scores the shot as a search without it does only at depth 17
+    # the singular extension searches a hash move that no other move comes near a ply deeper: on the shot's
+    # line it scores at depth 13 what a search without it scores only at depth 17
     import engine.search as search_module
     assert search_module._SINGULAR["american"][0] > 0
     fen, best = AMERICAN_SHOT
