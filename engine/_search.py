@@ -402,17 +402,22 @@ def _truncate(f, us, them, kings, plies, margin, king):
 
 
 @inlined
+def _tt_fields(data):
+    """A table entry's (score as stored, depth, bound) (``_tt_store`` packs them)."""
+    return (data & ((1 << TT_SCORE_BITS) - 1)) - TT_SCORE_OFFSET, (data >> 22) & 0xFF, (data >> 30) & 3
+
+
+@inlined
 def _tt_cutoff(data, ply, depth, alpha, beta):
     """Step 6: whether the table entry ``data`` ends the node at ``ply`` outside the PV (a null window):
     deep enough, and a bound on the right side of the window. Returns (cut, score)."""
-    if beta - alpha != 1 or ply == 0 or ((data >> 22) & 0xFF) < depth:
+    s, stored_depth, bound = _tt_fields(data)
+    if beta - alpha != 1 or ply == 0 or stored_depth < depth:
         return False, 0
-    s = (data & ((1 << TT_SCORE_BITS) - 1)) - TT_SCORE_OFFSET
     if s > MATE_BOUND:
         s -= ply
     elif s < -MATE_BOUND:
         s += ply
-    bound = (data >> 30) & 3
     cut = bound == BOUND_EXACT or (bound == BOUND_LOWER and s >= beta) or (bound == BOUND_UPPER and s <= alpha)
     return cut, s
 
@@ -571,10 +576,8 @@ def _singular_start(f, data, ply, n, mv_score, margin):
     exact) from a search at most 3 plies shallower, the moves other than the hash move are first searched
     half as deep with a null window ``margin`` a ply below the entry's score. Sets the frame up for that
     search (step 8b ends it) and marks the hash move searched; does nothing for a win or loss."""
-    if ((data >> 22) & 0xFF) < f.depth - 3 or ((data >> 30) & 3) & BOUND_LOWER == 0:
-        return
-    s = (data & ((1 << TT_SCORE_BITS) - 1)) - TT_SCORE_OFFSET
-    if s > EGDB_BOUND or s < -EGDB_BOUND:
+    s, stored_depth, bound = _tt_fields(data)
+    if stored_depth < f.depth - 3 or bound & BOUND_LOWER == 0 or s > EGDB_BOUND or s < -EGDB_BOUND:
         return
     for i in range(n):
         if mv_score[ply, i] == HASH_FIRST:
