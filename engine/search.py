@@ -72,8 +72,10 @@ _REDUCTION_DEPTH: dict[str, int] = dict.fromkeys(("american", "international", "
 # the singular extension (``_search`` steps 7b and 8b): (from this many plies left, centi-men a ply left below
 # the hash move's score) by rule set, each named once an SPRT of its own showed the gain; a rule set not
 # named here searches without it. American: +16 +- 14 Elo over 669 games at 0.1 s a move (SPRT(0, 10), LLR 3.67),
-# +11 +- 21 over 400 games at 50,000 nodes a move
-_SINGULAR: dict[str, tuple[int, int]] = {"american": (8, 2)}
+# +11 +- 21 over 400 games at 50,000 nodes a move. International: +18 +- 15 over 567 games at 0.1 s a move (two
+# SPRT(0, 10) runs, seeds 97 and 98, stopped at LLR 1.04 and 1.37 and pooled), +17 +- 19 over 400 games at 50,000
+# nodes a move (seed 99)
+_SINGULAR: dict[str, tuple[int, int]] = {"american": (8, 2), "international": (8, 2)}
 
 
 @dataclass(frozen=True)
