@@ -329,6 +329,12 @@ def _tt_prefetch(tt, key):
 
 
 @inlined
+def _tt_fields(data):
+    """A table entry's (score as stored, depth, bound) (``_tt_store`` packs them)."""
+    return (data & ((1 << TT_SCORE_BITS) - 1)) - TT_SCORE_OFFSET, (data >> 22) & 0xFF, (data >> 30) & 3
+
+
+@inlined
 def _tt_store(tt, key, depth, bound, score, code, ply, gen):
     """Store a result; wins are stored as distance from this node, not from the root. Capture
     resolution (depth <= 0) is stored as depth 0: it answers every probe at depth <= 0."""
@@ -348,7 +354,7 @@ def _tt_store(tt, key, depth, bound, score, code, ply, gen):
         | (code << 32) | ((gen & 0xFF) << 53)
     if slot < 0:
         old = tt[i].data
-        old_depth = (old >> 22) & 0xFF
+        old_depth = _tt_fields(old)[1]
         old_gen = (old >> 53) & 0xFF
         if depth >= old_depth or old_gen != (gen & 0xFF) or old == 0:
             # depth-preferred slot: the old entry moves to the always-replace slot
@@ -404,12 +410,6 @@ def _truncate(f, us, them, kings, plies, margin, king):
     elif f.truncated > 0:
         f.depth += f.truncated
         f.truncated = 0
-
-
-@inlined
-def _tt_fields(data):
-    """A table entry's (score as stored, depth, bound) (``_tt_store`` packs them)."""
-    return (data & ((1 << TT_SCORE_BITS) - 1)) - TT_SCORE_OFFSET, (data >> 22) & 0xFF, (data >> 30) & 3
 
 
 @inlined

@@ -213,7 +213,7 @@ def test_nodes_without_a_hash_move_searched_shallower_find_the_same_move_with_fe
     # (internal iterative reduction); here it finds the same move with fewer nodes
     import engine.search as search_module
     assert search_module._REDUCTION_DEPTH[variant.name] > 0
-    # the reduction alone: the singular extension's verifying searches move with the table's moves
+    # the reduction alone: the singular extension's verifying searches follow the table's moves, which it changes
     monkeypatch.setattr(search_module, "_SINGULAR", {})
     on, off = _searched_with_and_without(searcher, monkeypatch, "_REDUCTION_DEPTH", Position.from_fen(variant, fen),
                                          depth)
