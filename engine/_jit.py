@@ -19,6 +19,12 @@ any change to them starts a fresh cache. Its parent is ``NUMBA_CACHE_DIR`` when 
 in the game's cache directory: ``$CHECKERS3D_CACHE_DIR`` (the cache setting, as the endgame tables
 use it), else the platform's user cache directory (platformdirs: ``~/.cache/checkers3d`` on Linux,
 ``~/Library/Caches/checkers3d`` on macOS, ``%LOCALAPPDATA%\\checkers3d\\Cache`` on Windows).
+
+Within that folder numba keeps a subfolder per folder of sources (named after its absolute path) and
+holds a kernel fresh only while its file's stamp is the one it compiled: the file's text from numba
+0.68 on, its modification time and size before. Copies of the game in two places (a second checkout, a
+new virtual environment) or a reinstall share the hashed folder but not numba's kernels. So the marker
+that says the kernels are compiled is named after the sources' place and stamps (:func:`_marker`).
 """
 
 import hashlib
@@ -31,7 +37,7 @@ from pathlib import Path
 from typing import Literal
 
 CACHE_ENV = "CHECKERS3D_CACHE_DIR"  # the game's cache setting (engine.egdb.cache_root reads it too)
-_MARKERS = {False: "compiled-rules", True: "compiled-search"}  # kernels_cached(search) -> marker file
+_MARKERS = {False: "compiled-rules", True: "compiled-search"}  # kernels_cached(search) -> marker file name
 
 _interpreted = False  # see interpret()
 _decorated = False  # whether a kernel has been made in this process
@@ -64,15 +70,18 @@ def cache_base() -> Path:
     return Path(platformdirs.user_cache_dir("checkers3d", appauthor=False)) / "numba"
 
 
+def _sources() -> list[Path]:
+    """The kernel sources: every ``_*.py`` of the engine but ``__init__``/``__main__``."""
+    return [path for path in sorted(Path(__file__).parent.glob("_*.py")) if not path.name.startswith("__")]
+
+
 @lru_cache(maxsize=None)
 def _fingerprint() -> str:
-    """A hash of the kernel sources (every ``_*.py`` of the engine but ``__init__``/``__main__``) and of
-    what compiles them."""
+    """A hash of the kernel sources and of what compiles them."""
     digest = hashlib.sha1()
-    for path in sorted(Path(__file__).parent.glob("_*.py")):
-        if not path.name.startswith("__"):
-            digest.update(path.name.encode())
-            digest.update(path.read_bytes())
+    for path in _sources():
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
     for name in ("numba", "llvmlite"):
         try:
             digest.update(f"{name} {metadata.version(name)}".encode())
@@ -80,6 +89,18 @@ def _fingerprint() -> str:
             pass
     digest.update(f"{sys.version} {platform.machine()}".encode())
     return digest.hexdigest()[:16]
+
+
+def _marker(search: bool) -> Path:
+    """The marker file that says the kernels of a level (the move generator; with ``search`` the
+    search's) are compiled for these sources where they are now: named after a hash of the sources'
+    folder and of each file's modification time and size, what numba's cache is keyed on beyond the
+    text (see the module's docstring)."""
+    digest = hashlib.sha1(os.path.abspath(os.path.dirname(__file__)).encode())  # as numba names its subfolder
+    for path in _sources():
+        stat = path.stat()
+        digest.update(f"{path.name} {stat.st_mtime_ns} {stat.st_size}".encode())
+    return cache_folder() / f"{_MARKERS[search]}-{digest.hexdigest()[:16]}"
 
 
 def cache_folder() -> Path:
@@ -147,11 +168,11 @@ def kernels_cached(search: bool = False) -> bool:
     """Whether numba's cache holds the compiled move generator (and with ``search`` the search's
     kernels too) for the current sources, so that loading them takes a moment rather than a
     compile (about half a minute): whether a warm-up has marked them compiled (:func:`mark_compiled`)
-    in the folder of these sources and this numba. No public numba API says what its cache holds, so
+    for these sources where they are and this numba. No public numba API says what its cache holds, so
     this is our own record. True where the kernels are interpreted: nothing to load."""
     if _interpreted:
         return True
-    return all((cache_folder() / _MARKERS[level]).is_file() for level in ((False, True) if search else (False,)))
+    return all(_marker(level).is_file() for level in ((False, True) if search else (False,)))
 
 
 def _dispatchers(search: bool) -> tuple | None:
@@ -178,10 +199,10 @@ def mark_compiled() -> None:
     written is left alone (numba couldn't write there either)."""
     if _interpreted or not _decorated:
         return
-    for search, marker in _MARKERS.items():
+    for search in (False, True):
         dispatchers = _dispatchers(search)
         if dispatchers is not None and all(k.signatures for k in dispatchers):
             try:
-                (cache_folder() / marker).touch()
+                _marker(search).touch()
             except OSError:
                 pass

@@ -6,6 +6,7 @@ warm-up has run the kernels), never from numba's private cache index; the folder
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -26,7 +27,7 @@ def test_kernels_are_cached_once_a_warm_up_has_marked_them():
     Game(AMERICAN).play("11-15")  # and the draw counter
     _jit.mark_compiled()
     assert engine.kernels_cached() is True
-    assert (_jit.cache_folder() / "compiled-rules").is_file()
+    assert [p for p in _jit.cache_folder().glob("compiled-rules-*") if p.is_file()]
 
 
 def test_the_cache_folder_follows_numba_then_the_cache_setting_then_platformdirs(monkeypatch, tmp_path):
@@ -40,8 +41,8 @@ def test_the_cache_folder_follows_numba_then_the_cache_setting_then_platformdirs
     assert _jit.cache_folder().parent == _jit.cache_base()
 
 
-def run(code: str, **env: str) -> str:
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT), **env},
+def run(code: str, root: Path = ROOT, **env: str) -> str:
+    out = subprocess.run([sys.executable, "-c", code], cwd=root, env={**os.environ, "PYTHONPATH": str(root), **env},
                          capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stderr
     return out.stdout.strip()
@@ -78,4 +79,24 @@ def test_the_cache_setting_moves_the_compiled_kernels(tmp_path):
             "import engine; print(engine.kernels_cached())\n")
     assert run(code, CHECKERS3D_CACHE_DIR=str(tmp_path / "cache")) == "True"
     (folder,) = (tmp_path / "cache" / "numba").iterdir()  # one folder: these sources, this numba
-    assert (folder / "compiled-rules").is_file() and list(folder.rglob("*.nbi"))
+    assert list(folder.glob("compiled-rules-*")) and list(folder.rglob("*.nbi"))
+
+
+def test_a_copy_of_the_engine_elsewhere_or_reinstalled_counts_as_not_compiled(tmp_path):
+    """The same sources in another folder (a second checkout, a new virtual environment) share the
+    hashed cache folder but not numba's kernels, which it keeps per source folder and, before numba
+    0.68, per modification time: each counts as compiled only once a warm-up has marked it where it
+    is, so the game compiles a copy's kernels in a process of their own and not in the computer's."""
+    copy = tmp_path / "copy"
+    shutil.copytree(ROOT / "engine", copy / "engine", ignore=shutil.ignore_patterns("__pycache__"))  # times kept
+    shutil.copytree(ROOT / "game", copy / "game", ignore=shutil.ignore_patterns("__pycache__"))
+    cache = str(tmp_path / "cache")
+    ask = "import engine; from engine import _jit; print(engine.kernels_cached(), _jit.cache_folder())"
+    run("from game.window.loader import warm_up_kernels; warm_up_kernels()", root=copy, NUMBA_CACHE_DIR=cache)
+    there, copy_folder = run(ask, root=copy, NUMBA_CACHE_DIR=cache).split()
+    here, folder = run(ask, NUMBA_CACHE_DIR=cache).split()
+    assert (there, here) == ("True", "False")
+    assert copy_folder == folder  # the same sources: the same hashed folder
+    source = copy / "engine" / "_draws.py"
+    os.utime(source, ns=(source.stat().st_atime_ns, source.stat().st_mtime_ns + 10**9))  # reinstalled a second later
+    assert run(ask, root=copy, NUMBA_CACHE_DIR=cache).split()[0] == "False"
