@@ -74,7 +74,8 @@ _REDUCTION_DEPTH: dict[str, int] = dict.fromkeys(("american", "international", "
 # named here searches without it. American: +16 +- 14 Elo over 669 games at 0.1 s a move (SPRT(0, 10), LLR 3.67),
 # +11 +- 21 over 400 games at 50,000 nodes a move. International: +18 +- 15 over 567 games at 0.1 s a move (two
 # SPRT(0, 10) runs, seeds 97 and 98, stopped at LLR 1.04 and 1.37 and pooled), +17 +- 19 over 400 games at 50,000
-# nodes a move (seed 99)
+# nodes a move (seed 99). Measured and not taken: American with a margin of 1, +19 +- 17 over 488 games at 0.1 s a
+# move (SPRT(0, 10) accepted, seed 105) but +1 +- 20 over 400 games at 50,000 nodes a move (seed 106)
 _SINGULAR: dict[str, tuple[int, int]] = {"american": (8, 2), "international": (8, 2)}
 
 
